@@ -1,0 +1,29 @@
+"""Every small case, exhaustively, against the contract read literally."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from tests.detector.conftest import Detector
+from tests.support.detecting import Call, beats
+
+pytestmark = pytest.mark.oracle
+
+RANKS, TICKS = 3, 6
+
+
+def test_every_schedule_of_three_ranks_over_six_ticks_matches_the_oracle(
+    detector: Detector,
+) -> None:
+    """At each tick one rank (or none) is heard; every now up to the end, timeouts 0-3.
+
+    4**6 schedules x 7 nows x 4 timeouts: every boundary, never-heard rank, heartbeat
+    after now and tie the small world can produce.
+    """
+    for schedule in itertools.product(range(-1, RANKS), repeat=TICKS):
+        heartbeats = beats((rank, tick) for tick, rank in enumerate(schedule) if rank >= 0)
+        for now in range(TICKS + 1):
+            for timeout in range(4):
+                detector.check(Call(heartbeats, RANKS, 0, now, timeout))

@@ -1,0 +1,243 @@
+"""``python -m solution`` end to end, in a subprocess, as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.reference
+
+ROOT = Path(__file__).resolve().parents[2]
+BAD_INPUT = 2
+
+
+def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "solution", *map(str, args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def write_log(tmp_path: Path, text: str, name: str = "beats.csv") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+LOG = "rank,sent_at,received_at\n0,100,100\n1,105,102\n2,90,103\n0,200,110\n1,300,111\n"
+
+
+def test_demo_reports_the_dead_rank_first_and_the_traps_beside_it() -> None:
+    """The demo's story: rank 11 first, >= flags rank 26, trusting sent_at flags rank 5."""
+    result = run("demo")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert any(line.startswith("Stopped first   rank 11 ") for line in lines)
+    assert any("using >=: false alarm on rank 26" in line for line in lines)
+    assert any("trusting sent_at: rank 5 stopped first" in line for line in lines)
+
+
+def test_demo_is_deterministic_and_fits_one_screen() -> None:
+    """Same output every run (seeded); under 40 lines of at most 100 columns."""
+    first, second = run("demo").stdout, run("demo").stdout
+    assert first == second
+    assert len(first.splitlines()) <= 40
+    assert max(map(len, first.splitlines())) <= 100
+
+
+def test_detect_prints_the_silent_ranks_first_to_stop_first(tmp_path: Path) -> None:
+    result = run("detect", write_log(tmp_path, LOG), "--timeout", "5", "--now", "120")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "3 of 3 ranks silent for more than 5 as of 120:",
+        "rank  last heard  silence",
+        "   2         103       17  stopped first",
+        "   0         110       10",
+        "   1         111        9",
+    ]
+
+
+def test_detect_json_round_trips_the_report(tmp_path: Path) -> None:
+    result = run("detect", write_log(tmp_path, LOG), "--timeout", "9", "--now", "120", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "world_size": 3,
+        "start": 100,
+        "now": 120,
+        "timeout": 9,
+        "stopped": [
+            {"rank": 2, "last_heard": 103, "silence": 17},
+            {"rank": 0, "last_heard": 110, "silence": 10},
+        ],
+    }
+
+
+def test_detect_defaults_to_the_end_of_the_log_and_counts_unheard_ranks(tmp_path: Path) -> None:
+    """now defaults to the latest received_at, start to the earliest; --world-size adds rank 3."""
+    result = run(
+        "detect", write_log(tmp_path, LOG), "--timeout", "2", "--world-size", "4", "--json"
+    )
+    report = json.loads(result.stdout)
+    assert (report["now"], report["start"]) == (111, 100)
+    assert [s["rank"] for s in report["stopped"]] == [3, 2]
+
+
+def test_detect_in_decimal_seconds_keeps_the_nanosecond_boundary(tmp_path: Path) -> None:
+    """Seconds parse exactly: 5.000000001 s of silence is past a 5 s timeout."""
+    log = "rank,sent_at,received_at\n0,9000000.5,9000000.000000000\n"
+    path = write_log(tmp_path, log)
+    at = [
+        run("detect", path, "--seconds", "--timeout", "5", "--now", now)
+        for now in ("9000005", "9000005.000000001")
+    ]
+    assert [r.returncode for r in at] == [0, 0], [r.stderr for r in at]
+    assert at[0].stdout.startswith("0 of 1 ranks")
+    assert at[1].stdout.splitlines()[-1].split() == [
+        "0",
+        "9000000",
+        "5.000000001",
+        "stopped",
+        "first",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("log", "flags", "message"),
+    [
+        ("rank,sent_at,received_at\n0,1,1\n0,2\n", [], "beats.csv:3: expected 3 fields"),
+        ("rank,sent_at,received_at\n0,1,1.5\n", [], "beats.csv:2: '1.5' is not an integer time"),
+        ("rank,sent_at,received_at\nzero,1,1\n", [], "beats.csv:2: rank 'zero' is not an integer"),
+        (
+            "rank,sent_at,received_at\n0,1,1\n7,2,2\n",
+            ["--world-size", "4"],
+            "beats.csv:3: rank 7 is outside [0, 4)",
+        ),
+        ("rank,sent_at,received_at\n0,1,1\n-1,2,2\n", [], "beats.csv:3: rank -1 is outside"),
+        ("", [], "beats.csv: empty file"),
+        (
+            "rank,received_at\n0,1\n",
+            [],
+            "beats.csv:1: expected the header rank,sent_at,received_at",
+        ),
+        ("rank,sent_at,received_at\n0,1,1\n\n0,2,2\n", [], "beats.csv:3: blank line"),
+        (
+            "rank,sent_at,received_at\n0,1,1\n0,2,9\n",
+            ["--start", "5"],
+            "beats.csv:2: heartbeat received at 1, before start 5",
+        ),
+        (
+            "rank,sent_at,received_at\n0,1,1\n",
+            ["--now", "soon"],
+            "--now: 'soon' is not an integer time",
+        ),
+        ("rank,sent_at,received_at\n0,1,10\n", ["--now", "5"], "now (5) is before start (10)"),
+        ("rank,sent_at,received_at\n", [], "no heartbeats"),
+        (
+            "rank,sent_at,received_at\n0,1,1\n",
+            ["--seconds", "--now", "1.0000000001"],
+            "at most 9 decimals",
+        ),
+    ],
+)
+def test_bad_input_exits_2_naming_the_file_and_line(
+    tmp_path: Path, log: str, flags: list[str], message: str
+) -> None:
+    """One clear line on stderr; no traceback; nothing on stdout that looks like a report."""
+    result = run("detect", write_log(tmp_path, log), "--timeout", "5", *flags)
+    assert result.returncode == BAD_INPUT
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stdout == ""
+
+
+def test_a_missing_log_exits_2(tmp_path: Path) -> None:
+    result = run("detect", tmp_path / "nowhere.csv", "--timeout", "5")
+    assert (result.returncode, result.stdout) == (BAD_INPUT, "")
+    assert "nowhere.csv: cannot read" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["detect"],
+        ["detect", "x.csv", "--timeout", "5", "--bogus"],
+        ["threshold", "--interval", "1000"],
+        [
+            "threshold",
+            "--interval",
+            "1s",
+            "--miss-probability",
+            "0.01",
+            "--ranks",
+            "8",
+            "--horizon",
+            "9",
+        ],
+        ["frobnicate"],
+    ],
+)
+def test_bad_flags_exit_2_with_usage(args: list[str]) -> None:
+    result = run(*args)
+    assert result.returncode == BAD_INPUT
+    assert "usage:" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+WEEK_MS = 7 * 24 * 3_600 * 1_000
+
+
+def test_threshold_shows_its_arithmetic() -> None:
+    """1,024 ranks, 1 s heartbeats, 1% late or lost, at most 1 false alarm a week: k = 5."""
+    result = run(
+        "threshold",
+        "--interval",
+        "1000",
+        "--miss-probability",
+        "0.01",
+        "--ranks",
+        "1024",
+        "--horizon",
+        str(WEEK_MS),
+        "--budget",
+        "1",
+        "--delay",
+        "200",
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "= 619315200" in out
+    assert "k = 5, the smallest k >= 1" in out
+    assert "k = 4: n * p**4 = 6.193 > 1" in out
+    assert "k = 5: n * p**5 = 0.06193 <= 1" in out
+    assert "= 5200: report a rank silent for more than this" in out
+    assert "4200 to 5200 after a death" in out
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--miss-probability", "1"], "miss_probability must be in [0, 1)"),
+        (["--budget", "0"], "budget must be > 0"),
+        (["--interval", "0"], "interval must be > 0"),
+    ],
+)
+def test_threshold_refuses_impossible_budgets(flags: list[str], message: str) -> None:
+    base = {
+        "--interval": "1000",
+        "--miss-probability": "0.01",
+        "--ranks": "8",
+        "--horizon": "100000",
+    }
+    base |= dict(zip(flags[::2], flags[1::2], strict=True))
+    result = run("threshold", *[part for item in base.items() for part in item])
+    assert result.returncode == BAD_INPUT
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr

@@ -1,0 +1,1 @@
+"""What the kata's tests share: the rubric, the loader, oracles and messages."""
