@@ -39,5 +39,5 @@ def test_bad_input_raises_value_error(detector: Detector, case: str) -> None:
 
 @pytest.mark.parametrize("case", GOOD_EDGES)
 def test_valid_edge_cases_are_answered(detector: Detector, case: str) -> None:
-    """Validation must not refuse what the contract allows."""
-    detector.check(GOOD_EDGES[case], hint=f"{case} is valid input and must be answered.")
+    """Validation must not refuse what the contract allows (the answers are checked elsewhere)."""
+    detector.answer(GOOD_EDGES[case])

@@ -59,6 +59,12 @@ def agree(monitor: Any, history: list[Beat], *, world_size: int, timeout: int, n
             "stopped() must equal detect(every beat so far, start=the clock at construction, "
             "now=clock())."
         )
+        if set(got) < set(want):
+            mistake = (
+                f"stopped() missed {sorted(set(want) - set(got))}. A check that stops at the "
+                "first rank within the timeout is right only if every beat moves its rank to "
+                "the back (receipt order is then silence order)."
+            )
         pytest.fail(
             f"HeartbeatMonitor(world_size={world_size}, timeout={timeout}, clock=...) started at "
             f"{BOOT}, then beats (rank, received_at) {[(b.rank, b.received_at) for b in history]}; "

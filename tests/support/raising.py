@@ -32,6 +32,8 @@ def expect_value_error(
         result = thunk()
     except ValueError:
         return
+    except NotImplementedError:
+        raise  # the starter, untouched: conftest reports it as not implemented yet
     except _TooSlowError:
         outcome, mistake = f"ran for over {seconds} s", f"no check for {problem}: it never ends"
     except Exception as error:

@@ -34,7 +34,8 @@ class Scorecard:
         if report.failed:
             self.outcomes[report.nodeid] = "failed"
             named = self.mistakes.setdefault(point, [])
-            if (mistake := _mistake(report)) not in named:
+            mistake = _mistake(report)
+            if _shape(mistake) not in map(_shape, named):  # one line per kind of mistake
                 named.append(mistake)
         elif report.skipped:
             self.outcomes[report.nodeid] = "skipped"
@@ -87,6 +88,11 @@ class Scorecard:
             f"{passed} of {len(attempted)} attempted points passed; "
             f"{len(card) - len(attempted)} not attempted"
         )
+
+
+def _shape(mistake: str) -> str:
+    """A mistake's text with its numbers blanked: the same kind of mistake, other values."""
+    return re.sub(r"-?[0-9]+", "#", mistake)
 
 
 def _mistake(report: pytest.TestReport) -> str:

@@ -1,4 +1,4 @@
-"""The kata's harness: which implementation is tested, the rubric, the scorecard.
+"""The kata's harness, a pytest plugin: which implementation is tested, the rubric, the scorecard.
 
     python -m pytest                                   # the reference
     python -m pytest --impl my_detector.py --rubric    # a candidate's module, scored
@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import Phase, settings
 
 from tests.support.impl import ENVIRONMENT_VARIABLE, Implementation, LoadError, load
 from tests.support.rubric import POINTS, REFERENCE_ONLY
@@ -25,13 +25,13 @@ settings.register_profile(
     "default", settings.get_profile("default"), max_examples=60, deadline=None
 )
 settings.register_profile("ci", settings.get_profile("ci"), max_examples=200)
-# The mistakes gallery runs the whole suite once per mistake: fewer examples,
-# still derandomized, so the gallery's verdicts are the same on every run.
+# The gallery runs the whole suite once per answer and reads only verdicts:
+# fewer examples, no shrinking, derandomized so the verdicts never vary.
 settings.register_profile(
     "gallery",
     settings.get_profile("ci"),
     max_examples=40,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
 )
 
 IMPLEMENTATION = pytest.StashKey[Implementation]()
@@ -96,6 +96,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> object:
+    """An untouched starter raises NotImplementedError: say so in one line, no traceback."""
+    try:
+        return (yield)
+    except NotImplementedError as error:
+        what = str(error) or "a function this test calls"
+        message = f"not implemented yet: {what}\n  Likely mistake: not implemented yet ({what})."
+        raise pytest.fail.Exception(message, pytrace=False) from None
 
 
 def rubric_point(item: pytest.Item) -> str | None:

@@ -1,0 +1,78 @@
+"""How a HeartbeatMonitor check scales with the world size, measured side by side.
+
+    python3 benchmarks/monitor.py            # 10 ranks to 1,000,000
+    python3 benchmarks/monitor.py --smoke    # small sizes, for CI
+
+Every rank has beaten and nobody is silent, the steady state of a healthy
+job.  The monitor's check walks from the longest-silent rank and stops at the
+first within the timeout, so it should cost the same at every size; the naive
+check (scan every rank's last beat) grows with the world.  Printed as
+nanoseconds per check and as ratios to the 10-rank monitor, from one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from solution import HeartbeatMonitor
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0
+
+    def __call__(self) -> int:
+        return self.now
+
+
+def per_call_ns(check: Callable[[], object], repeat: int) -> float:
+    """Best of five runs of `repeat` calls, in ns per call."""
+    best = float("inf")
+    for _ in range(5):
+        began = time.perf_counter_ns()
+        for _ in range(repeat):
+            check()
+        best = min(best, (time.perf_counter_ns() - began) / repeat)
+    return best
+
+
+def healthy(world_size: int, timeout: int = 5) -> tuple[HeartbeatMonitor, dict[int, int]]:
+    """A monitor every rank has just beaten, and the same state as a plain dict."""
+    clock = Clock()
+    monitor = HeartbeatMonitor(world_size, timeout, clock=clock)
+    for rank in range(world_size):
+        monitor.beat(rank)
+    return monitor, dict.fromkeys(range(world_size), clock.now)
+
+
+def naive_check(last_heard: dict[int, int], now: int, timeout: int) -> list[int]:
+    """O(world_size): look at every rank."""
+    return [rank for rank, heard in last_heard.items() if now - heard > timeout]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smoke", action="store_true", help="small sizes, for CI")
+    sizes = [10, 1_000, 10_000] if parser.parse_args().smoke else [10, 1_000, 100_000, 1_000_000]
+    print(f"{'ranks':>10}  {'monitor ns/check':>17}  {'x 10 ranks':>10}  {'naive ns/check':>15}")
+    baseline = None
+    for size in sizes:
+        monitor, table = healthy(size)
+        monitor_ns = per_call_ns(monitor.stopped, 2_000)
+        naive = functools.partial(naive_check, table, 0, 5)
+        naive_ns = per_call_ns(naive, max(1, 20_000 // size))
+        baseline = baseline or monitor_ns
+        print(
+            f"{size:>10,}  {monitor_ns:>17,.0f}  {monitor_ns / baseline:>10.2f}  {naive_ns:>15,.0f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

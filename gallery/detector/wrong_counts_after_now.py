@@ -1,0 +1,26 @@
+"""WRONG: heartbeats received after `now` are counted.
+
+Replaying a log as of a time must ignore what arrived later.
+"""
+
+from solution import Heartbeat, Stopped
+
+FAILS = "replay"
+
+
+def detect(
+    heartbeats: list[Heartbeat], *, world_size: int, start: int, now: int, timeout: int
+) -> list[Stopped]:
+    if world_size < 0 or timeout < 0 or now < start:
+        raise ValueError("bad window")
+    last: dict[int, int] = {}
+    for beat in heartbeats:
+        if not 0 <= beat.rank < world_size or beat.received_at < start:
+            raise ValueError(f"bad heartbeat {beat}")
+        last[beat.rank] = max(last.get(beat.rank, beat.received_at), beat.received_at)  # no <= now
+    stopped = []
+    for rank in range(world_size):
+        silence = now - last.get(rank, start)
+        if silence > timeout:
+            stopped.append(Stopped(rank, last.get(rank), silence))
+    return sorted(stopped, key=lambda s: (-s.silence, s.rank))
