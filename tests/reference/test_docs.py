@@ -1,0 +1,35 @@
+"""The docs name tests and files that exist: RUBRIC.md cannot drift from the suite."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.support.rubric import POINTS
+
+pytestmark = pytest.mark.reference
+
+ROOT = Path(__file__).resolve().parents[2]
+RUBRIC = (ROOT / "RUBRIC.md").read_text()
+
+
+def test_every_test_named_in_the_rubric_exists() -> None:
+    named = re.findall(r"`(test_\w+\.py)(?:::(test_\w+))?`", RUBRIC)
+    assert named
+    for filename, function in named:
+        files = list((ROOT / "tests").rglob(filename))
+        assert files, f"RUBRIC.md names {filename}, which does not exist"
+        if function:
+            assert any(f"def {function}(" in f.read_text() for f in files), function
+
+
+def test_every_wrong_answer_in_the_gallery_is_in_the_rubric_table() -> None:
+    for module in ROOT.glob("gallery/*/wrong_*.py"):
+        assert f"`{module.name}`" in RUBRIC, f"RUBRIC.md does not list {module.name}"
+
+
+def test_every_rubric_point_is_explained() -> None:
+    for point in POINTS:
+        assert f"### {point} " in RUBRIC, f"RUBRIC.md does not explain {point}"
