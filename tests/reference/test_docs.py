@@ -1,4 +1,4 @@
-"""The docs name tests and files that exist: RUBRIC.md cannot drift from the suite."""
+"""The docs name only tests and files that exist: RUBRIC.md and WRITEUP.md cannot drift."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ pytestmark = pytest.mark.reference
 
 ROOT = Path(__file__).resolve().parents[2]
 RUBRIC = (ROOT / "RUBRIC.md").read_text()
+WRITEUP = (ROOT / "WRITEUP.md").read_text()
+TEST_SOURCES = "\n".join(path.read_text() for path in (ROOT / "tests").rglob("test_*.py"))
 
 
 def test_every_test_named_in_the_rubric_exists() -> None:
@@ -23,6 +25,13 @@ def test_every_test_named_in_the_rubric_exists() -> None:
         assert files, f"RUBRIC.md names {filename}, which does not exist"
         if function:
             assert any(f"def {function}(" in f.read_text() for f in files), function
+
+
+def test_every_test_function_named_in_the_writeup_exists() -> None:
+    named = set(re.findall(r"`(test_\w+)`", WRITEUP))
+    assert named
+    for function in named:
+        assert f"def {function}(" in TEST_SOURCES, f"WRITEUP.md names {function}, which is no test"
 
 
 def test_every_wrong_answer_in_the_gallery_is_in_the_rubric_table() -> None:
