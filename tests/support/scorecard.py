@@ -92,7 +92,7 @@ class Scorecard:
 
 def _shape(mistake: str) -> str:
     """A mistake's text with its numbers blanked: the same kind of mistake, other values."""
-    return re.sub(r"-?[0-9]+", "#", mistake)
+    return re.sub(r"-?[0-9]+(?:/[0-9]+)?", "#", mistake)
 
 
 def _mistake(report: pytest.TestReport) -> str:

@@ -54,7 +54,10 @@ def diagnose(p: Fraction, n: int, budget: Fraction, want: int, got: Any) -> str:
             "(ceil(log(budget / n) / log(p))) or a strict < overshoot here: use Fraction."
         )
     if got == want - 1:
-        return f"off by one: at k={got}, n * p**k = {n * p**got} still exceeds the budget."
+        return (
+            f"off by one: at k={got}, n * p**k = {n * p**got} still exceeds the budget "
+            f"{budget}: return the first k within it."
+        )
     if got == want + 1:
         return f"off by one: k={want} already meets the budget; return the smallest such k."
     return "k is the smallest k >= 1 with opportunities * p**k <= budget, in exact arithmetic."
