@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 from solution.detector import Heartbeat
 
 HEADER = ("rank", "sent_at", "received_at")
 NS_PER_SECOND = 10**9
 _INTEGER = re.compile(r"[+-]?[0-9]+")
+T = TypeVar("T")
 _DECIMAL_SECONDS = re.compile(r"([+-]?)([0-9]+)(?:\.([0-9]{1,9}))?")
 
 
@@ -67,37 +69,57 @@ def read_log(path: Path, *, seconds: bool = False) -> list[tuple[int, Heartbeat]
     a wrong header, a line without exactly three fields, or a time or rank
     that does not parse.  Ranks are checked against the world size by `detect`.
     """
+
+    def heartbeat(fields: list[str]) -> Heartbeat:
+        rank, sent_at, received_at = fields
+        sent, received = (parse_time(t, seconds=seconds) for t in (sent_at, received_at))
+        return Heartbeat(parse_integer("rank", rank), sent, received)
+
+    return read_csv(path, HEADER, heartbeat)
+
+
+def parse_integer(name: str, text: str) -> int:
+    """`text` as an int, or ValueError naming the field."""
+    if not _INTEGER.fullmatch(text.strip()):
+        raise ValueError(f"{name} {text!r} is not an integer")
+    return int(text)
+
+
+def read_csv(
+    path: Path, header: tuple[str, ...], parse: Callable[[list[str]], T]
+) -> list[tuple[int, T]]:
+    """`parse` applied to each data row of the CSV file at `path`, with its line number.
+
+    Raises InputError naming the file (and line) for a missing, unreadable or
+    empty file, a wrong header, a blank line, a wrong number of fields, or a
+    ValueError from `parse`.
+    """
     try:
-        with path.open(newline="", encoding="utf-8") as log:
-            return list(_heartbeats(path, log, seconds=seconds))
+        with path.open(newline="", encoding="utf-8") as lines:
+            return list(_rows(path, lines, header, parse))
     except OSError as error:
         raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise InputError(f"{path}: not a UTF-8 text file") from None
 
 
-def _heartbeats(
-    path: Path, lines: Iterator[str], *, seconds: bool
-) -> Iterator[tuple[int, Heartbeat]]:
+def _rows(
+    path: Path, lines: Iterator[str], header: tuple[str, ...], parse: Callable[[list[str]], T]
+) -> Iterator[tuple[int, T]]:
+    expected = ",".join(header)
     rows = csv.reader(lines)
-    header = next(rows, None)
-    if header is None:
-        raise InputError(f"{path}: empty file: expected the header {','.join(HEADER)}")
-    if tuple(field.strip() for field in header) != HEADER:
-        raise InputError(
-            f"{path}:1: expected the header {','.join(HEADER)}, got {','.join(header)}"
-        )
+    first = next(rows, None)
+    if first is None:
+        raise InputError(f"{path}: empty file: expected the header {expected}")
+    if tuple(field.strip() for field in first) != header:
+        raise InputError(f"{path}:1: expected the header {expected}, got {','.join(first)}")
     for row in rows:
         where = f"{path}:{rows.line_num}"
         if not row:
-            raise InputError(f"{where}: blank line: expected {','.join(HEADER)}")
-        if len(row) != len(HEADER):
-            raise InputError(f"{where}: expected 3 fields ({','.join(HEADER)}), got {len(row)}")
-        rank, sent_at, received_at = row
+            raise InputError(f"{where}: blank line: expected {expected}")
+        if len(row) != len(header):
+            raise InputError(f"{where}: expected {len(header)} fields ({expected}), got {len(row)}")
         try:
-            if not _INTEGER.fullmatch(rank.strip()):
-                raise ValueError(f"rank {rank!r} is not an integer")
-            sent, received = (parse_time(t, seconds=seconds) for t in (sent_at, received_at))
-            yield rows.line_num, Heartbeat(int(rank), sent, received)
+            yield rows.line_num, parse(row)
         except ValueError as error:
             raise InputError(f"{where}: {error}") from None

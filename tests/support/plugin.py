@@ -16,7 +16,7 @@ import pytest
 from hypothesis import Phase, settings
 
 from tests.support.impl import ENVIRONMENT_VARIABLE, Implementation, LoadError, load
-from tests.support.rubric import POINTS, REFERENCE_ONLY
+from tests.support.rubric import POINTS, REFERENCE_ONLY, TESTED
 from tests.support.scorecard import Scorecard
 
 # Hypothesis: a quick default for the edit-test loop; in CI (CI set) hypothesis
@@ -51,7 +51,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    for name, point in POINTS.items():
+    for name in TESTED:
+        point = POINTS[name]
         config.addinivalue_line(
             "markers", f"{name}: rubric point ({point.exercise}): {point.title}"
         )
@@ -86,7 +87,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if point is None:
             raise pytest.UsageError(
                 f"{item.nodeid} has no rubric marker: mark it with one of "
-                f"{', '.join(POINTS)} or {REFERENCE_ONLY}"
+                f"{', '.join(TESTED)} or {REFERENCE_ONLY}"
             )
         if point == REFERENCE_ONLY and not implementation.is_reference:
             dropped.append(item)
@@ -111,7 +112,7 @@ def pytest_runtest_call(item: pytest.Item) -> object:
 
 def rubric_point(item: pytest.Item) -> str | None:
     """The one rubric marker an item carries (or `reference`), None if it has none."""
-    names = [m.name for m in item.iter_markers() if m.name in POINTS or m.name == REFERENCE_ONLY]
+    names = [m.name for m in item.iter_markers() if m.name in TESTED or m.name == REFERENCE_ONLY]
     if len(set(names)) > 1:
         raise pytest.UsageError(f"{item.nodeid} has several rubric markers: {sorted(set(names))}")
     return names[0] if names else None

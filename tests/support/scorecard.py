@@ -73,17 +73,25 @@ class Scorecard:
         if not self.print_card:
             return
         write = terminalreporter.write_line
+        width = max(map(len, POINTS))
         terminalreporter.section(f"rubric scorecard: {self.source}")
         for point, score in card.items():
             if score["result"] == "not attempted":
-                tests = f"{score['not_attempted']} tests skipped"
+                tests = f"{score['not_attempted']} skipped"
             else:
-                tests = f"{score['passed']}/{score['passed'] + score['failed']} tests passed"
-            write(f"{score['result'].upper():<14} {point:<14} {score['title']} ({tests})")
+                tests = f"{score['passed']} of {score['passed'] + score['failed']} passed"
+            write(f"{score['result'].upper():<14} {point:<{width}} {score['title']} ({tests})")
             for mistake in score["mistakes"]:
                 write(f"{'':<15}mistake: {mistake}")
         attempted = [s for s in card.values() if s["result"] != "not attempted"]
         passed = sum(s["result"] == "passed" for s in attempted)
+        exercises = {s["exercise"] for s in attempted}
+        for point, rubric in POINTS.items():
+            if rubric.evidence == "benchmark" and rubric.exercise in exercises:
+                write(
+                    f"{'BENCHMARK':<14} {point:<{width}} {rubric.title}: not scored by tests; run "
+                    f"python benchmarks/{rubric.exercise}.py --check-scaling --impl {self.source}"
+                )
         write(
             f"{passed} of {len(attempted)} attempted points passed; "
             f"{len(card) - len(attempted)} not attempted"
@@ -92,7 +100,7 @@ class Scorecard:
 
 def _shape(mistake: str) -> str:
     """A mistake's text with its numbers blanked: the same kind of mistake, other values."""
-    return re.sub(r"-?[0-9]+(?:/[0-9]+)?", "#", mistake)
+    return re.sub(r"-?[0-9]+(?:/[0-9]+)?|'[^']*'", "#", mistake)
 
 
 def _mistake(report: pytest.TestReport) -> str:

@@ -1,0 +1,1 @@
+"""Benchmarks: performance claims measured side by side, run as scripts."""

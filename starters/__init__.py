@@ -1,0 +1,1 @@
+"""Starters: the kata's contracts with empty bodies, for candidates to copy."""

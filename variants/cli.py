@@ -1,0 +1,31 @@
+"""The variants' command line: one subcommand per exercise.
+
+Bad input exits 2 with one line naming the problem; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from solution.logfile import InputError
+from variants.sweep import cli as sweep_cli
+
+EXIT_BAD_INPUT = 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one subcommand; return the exit status."""
+    parser = argparse.ArgumentParser(
+        prog="python -m variants", description="The interview's follow-up exercises."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    sweep_cli.add_parser(commands)
+    args = parser.parse_args(argv)  # exits 2 with a usage line on a bad flag
+    try:
+        status: int = args.run(args)
+    except InputError as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return status
