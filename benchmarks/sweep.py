@@ -68,7 +68,7 @@ def naive_scan(busy: list[Busy], horizon: Window, bucket: int = HOUR) -> list[Fr
 
 def tree_query(busy: list[Busy], horizon: Window, bucket: int = HOUR) -> list[Fraction]:
     """An interval tree, built once and queried per bucket."""
-    from intervaltree import IntervalTree  # type: ignore[import-untyped]  # benchmark-only extra
+    from intervaltree import IntervalTree  # the benchmark-only extra; untyped
 
     # The index as data: a tree is a set, and two GPUs' identical intervals are two intervals.
     tree = IntervalTree.from_tuples(
