@@ -5,7 +5,8 @@ never-heard ranks first (silent since `start`).  The collector's clock is
 monotonic, so that order is also the order of ``last_heard``: the longest
 silent rank is always at the front.  A check walks from the front and stops
 at the first rank within the timeout, so it costs O(1 + ranks reported),
-whatever the world size; a beat moves one rank to the back, O(1).
+whatever the world size (plus ordering ties among the reported by rank: a
+sort of nearly sorted data); a beat moves one rank to the back, O(1).
 """
 
 from __future__ import annotations

@@ -42,3 +42,11 @@ def test_every_wrong_answer_in_the_gallery_is_in_the_rubric_table() -> None:
 def test_every_rubric_point_is_explained() -> None:
     for point in POINTS:
         assert f"### {point} " in RUBRIC, f"RUBRIC.md does not explain {point}"
+
+
+def test_ci_runs_the_readme_test_command_word_for_word() -> None:
+    """The gate and the README cannot drift apart: CI runs what a reader is told to run."""
+    readme = (ROOT / "README.md").read_text()
+    command = re.search(r"```sh\n(python3 -m venv .*)\n```", readme)
+    assert command, "README.md has no test command in a sh block"
+    assert command.group(1) in (ROOT / ".ci" / "run").read_text()

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from tests.support.rubric import POINTS, TESTED
+from tests.support.subprocess_kata import run_kata
 
 pytestmark = pytest.mark.reference
 
@@ -41,12 +42,7 @@ def fails(module: Path) -> str:
 def scorecard(impl: str, workdir: Path) -> Card:
     """Run the kata on `impl` in a fresh pytest and read its JSON scorecard."""
     out = workdir / (Path(impl).stem + ".json")
-    command = [
-        *(sys.executable, "-m", "pytest", "tests", "--impl", impl, "--rubric-json", str(out)),
-        *("-q", "-p", "no:cacheprovider", "--hypothesis-profile", "gallery"),
-        *("-m", "not reference"),  # the kata only: never this file again
-    ]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    done = run_kata("--impl", impl, "--rubric-json", str(out))
     assert out.exists(), f"no scorecard for {impl}:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
     card: Card = json.loads(out.read_text())["points"]
     return card
