@@ -26,7 +26,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)  # exits 2 with a usage line on a bad flag
     try:
         if args.command == "demo":
-            return demo.main()
+            return demo.main(log=args.log)
         if args.command == "detect":
             return _detect(args)
         return _threshold(args)
@@ -40,7 +40,10 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m solution", description="Which rank of a training job stopped, and when."
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("demo", help="a simulated job: who stopped first, and the traps")
+    show = commands.add_parser("demo", help="a simulated job: who stopped first, and the traps")
+    show.add_argument(
+        "--log", type=Path, help="also write the job's heartbeat log here, as CSV for `detect`"
+    )
 
     log = commands.add_parser(
         "detect",

@@ -9,9 +9,12 @@ silent exactly the timeout at the moment of the report.
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Sequence
+from pathlib import Path
 
 from solution.detector import Heartbeat, Stopped, detect
+from solution.logfile import HEADER, InputError
 from solution.simulation import EPOCH_MS, HOUR_MS, Job, heartbeats
 from solution.timeline import timeline
 
@@ -111,6 +114,25 @@ def _ranks(ranks: list[int]) -> str:
     return ("rank " if len(ranks) == 1 else "ranks ") + ", ".join(map(str, ranks))
 
 
-def main() -> int:
+def write_log(path: Path, beats: Sequence[Heartbeat]) -> None:
+    """The heartbeats as CSV with the header rank,sent_at,received_at."""
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(HEADER)
+        writer.writerows(beats)
+
+
+def main(log: Path | None = None) -> int:
+    """Print the report; with `log`, first write the heartbeat log `detect` can read."""
+    if log is not None:
+        try:
+            write_log(log, heartbeats(JOB, seed=SEED))
+        except OSError as error:
+            raise InputError(f"{log}: cannot write: {error.strerror or error}") from None
     print("\n".join(report()))
+    if log is not None:
+        print(
+            f"\nWrote the log to {log}; replay it with:\n  python3 -m solution detect {log} "
+            f"--timeout {TIMEOUT} --now {NOW} --world-size {JOB.world_size}"
+        )
     return 0

@@ -53,6 +53,24 @@ def test_demo_is_deterministic_and_fits_one_screen() -> None:
     assert max(map(len, first.splitlines())) <= 100
 
 
+def test_the_demo_log_replayed_by_detect_tells_the_same_story(tmp_path: Path) -> None:
+    """demo --log writes what detect reads: the same first rank, the same followers."""
+    log = tmp_path / "demo.csv"
+    shown = run("demo", "--log", log)
+    assert shown.returncode == 0, shown.stderr
+    replay = shown.stdout.splitlines()[-1].split()[5:]  # the flags of the command it prints
+    report = run("detect", log, *replay, "--json")
+    assert report.returncode == 0, report.stderr
+    stopped = [s["rank"] for s in json.loads(report.stdout)["stopped"]]
+    assert stopped == [11, 8, 10, 13, 15, 9, 14, 12]
+
+
+def test_a_demo_log_that_cannot_be_written_exits_2_before_any_report(tmp_path: Path) -> None:
+    result = run("demo", "--log", tmp_path / "no" / "such" / "dir.csv")
+    assert (result.returncode, result.stdout) == (BAD_INPUT, "")
+    assert "cannot write" in result.stderr
+
+
 def test_detect_prints_the_silent_ranks_first_to_stop_first(tmp_path: Path) -> None:
     result = run("detect", write_log(tmp_path, LOG), "--timeout", "5", "--now", "120")
     assert result.returncode == 0, result.stderr
