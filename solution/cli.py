@@ -19,6 +19,7 @@ from solution.logfile import InputError, format_time, parse_time, read_log
 from solution.threshold import Threshold
 
 EXIT_BAD_INPUT = 2
+PROG = "python -m solution"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -31,13 +32,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _detect(args)
         return _threshold(args)
     except InputError as error:
-        print(f"{_parser().prog}: error: {error}", file=sys.stderr)
+        print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m solution", description="Which rank of a training job stopped, and when."
+        prog=PROG, description="Which rank of a training job stopped, and when."
     )
     commands = parser.add_subparsers(dest="command", required=True)
     show = commands.add_parser("demo", help="a simulated job: who stopped first, and the traps")

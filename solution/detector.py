@@ -64,8 +64,8 @@ def detect(
     last_heard: dict[int, int] = {}
     for beat in heartbeats:
         check_heartbeat(beat, world_size=world_size, start=start)
-        if beat.received_at <= now and beat.received_at > last_heard.get(beat.rank, start - 1):
-            last_heard[beat.rank] = beat.received_at
+        if beat.received_at <= now:  # as of `now`, later heartbeats have not arrived
+            last_heard[beat.rank] = max(beat.received_at, last_heard.get(beat.rank, start))
     silent = (
         silent_rank(rank, last_heard.get(rank), start=start, now=now, timeout=timeout)
         for rank in range(world_size)
