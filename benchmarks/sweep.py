@@ -1,19 +1,16 @@
 """The sweep's cost, measured side by side; and a scaling check for overlapping_jobs.
 
-    python3 benchmarks/sweep.py                  # 100k and 1M intervals (pip install -e '.[bench]'
-                                                 # for the intervaltree column)
-    python3 benchmarks/sweep.py --smoke          # 10k intervals, for CI
-    python3 benchmarks/sweep.py --check-scaling --impl my_sweep.py
+    python3 benchmarks/sweep.py            # 100k and 1M intervals (pip install -e '.[bench]'
+                                           # for the intervaltree column)
+    python3 benchmarks/sweep.py --smoke    # 10k intervals, for CI
 
 Utilization per hour of a day on 1,024 GPUs, three ways, on the same data in
 one run: the sweep (sort the endpoints once), a naive per-bucket scan (every
 interval, every bucket), and an interval tree queried per bucket.  Times are
 best of three; ratios are to the sweep.
 
---check-scaling counts the Python lines `overlapping_jobs` executes on n and
-on 8n intervals whose overlaps grow linearly: O(n log n + pairs) grows about
-9-fold, O(n**2) 64-fold.  A count, not a time, so the verdict is the same on
-any machine and under any load (work done in C, such as numpy, is not seen).
+Whether overlapping_jobs is O(n log n + pairs) is not a time: the kata's
+cost check counts it (tests/sweep/test_scaling.py).
 """
 
 from __future__ import annotations
@@ -28,8 +25,6 @@ import time
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from types import FrameType, ModuleType
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -133,64 +128,12 @@ def compare(sizes: list[int]) -> None:
         )
 
 
-def staircase(count: int) -> list[Busy]:
-    """Each interval overlaps the next only: pairs grow linearly with the count."""
-    return [Busy(i % 8, f"job{i}", 3 * i, 3 * i + 5) for i in range(count)]
-
-
-def executed_lines(function: Callable[[list[Busy]], Any], busy: list[Busy]) -> int:
-    count = 0
-
-    def trace(frame: FrameType, event: str, arg: object) -> Callable[..., Any]:
-        nonlocal count
-        if event == "line":
-            count += 1
-        return trace
-
-    sys.settrace(trace)
-    try:
-        function(busy)
-    finally:
-        sys.settrace(None)
-    return count
-
-
-def load(source: str) -> ModuleType:
-    if source == "reference":
-        return importlib.import_module("variants.sweep")
-    if not source.endswith(".py"):
-        return importlib.import_module(source)
-    spec = importlib.util.spec_from_file_location("impl_under_check", Path(source).resolve())
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"cannot load {source}")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def check_scaling(source: str, n: int = 250) -> int:
-    """0 if overlapping_jobs grows like n log n + pairs, 1 if like n**2."""
-    overlapping_jobs = load(source).overlapping_jobs
-    small, large = (executed_lines(overlapping_jobs, staircase(size)) for size in (n, 8 * n))
-    growth = large / max(small, 1)
-    verdict = "ok: O(n log n + pairs)" if growth <= SCALING_LIMIT else "FAILED: grows like n**2"
-    print(
-        f"overlapping_jobs of {source}: {small:,} lines for {n} intervals, {large:,} for "
-        f"{8 * n}: x{growth:.1f} (limit x{SCALING_LIMIT}) {verdict}"
-    )
-    return 0 if growth <= SCALING_LIMIT else 1
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="small sizes, for CI")
-    parser.add_argument("--check-scaling", action="store_true", help="check overlapping_jobs")
-    parser.add_argument("--impl", default="reference", help="module for --check-scaling")
     args = parser.parse_args()
-    if args.check_scaling:
-        return check_scaling(args.impl)
     compare([10_000] if args.smoke else [100_000, 1_000_000])
-    return check_scaling("reference")
+    return 0
 
 
 if __name__ == "__main__":

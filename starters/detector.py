@@ -49,7 +49,10 @@ def detect(
     5. A rank is reported iff silence > timeout: exactly `timeout` late is not.
     6. Order: silence descending (the first rank to stop first), ties by rank ascending.
     7. Raise ValueError for a rank outside [0, world_size), a negative timeout or
-       world_size, now < start, or a heartbeat received before start.
+       world_size, now < start, or a heartbeat received before start, whatever
+       else the call asks (even when nobody could be silent yet).
+    8. heartbeats is any iterable (a list, an iterator, a generator): read it
+       once and never modify it.  Return a list.
     """
     raise NotImplementedError("detect")
 
@@ -62,7 +65,9 @@ def misses_for_budget(
     miss_probability: the chance one heartbeat is lost or late.  opportunities:
     heartbeat slots over the horizon (ranks x horizon / interval).  budget: the
     false alarms allowed over that horizon.  Exactly: p = 1/8, n = 8**7,
-    budget = 1 gives 7.  Raise ValueError unless 0 <= p < 1, n >= 0, budget > 0.
+    budget = 1 gives 7.  Return an int; stay exact at any size (n = 10**20, k in
+    the thousands); take a float at its exact binary value (Fraction(0.1), not
+    1/10).  Raise ValueError unless 0 <= p < 1, n >= 0, budget > 0.
     """
     raise NotImplementedError("misses_for_budget")
 
@@ -71,9 +76,11 @@ class HeartbeatMonitor:
     """The streaming form of detect, for a collector process.
 
     start is clock() at construction; beat(rank) stamps a heartbeat with clock();
-    stopped() returns what detect would for every beat so far at now = clock().
-    beat is O(1); stopped() is O(1 + ranks reported), not O(world_size).
-    A clock that goes backwards raises ValueError, and so does a rank out of range.
+    stopped() returns, as a list, what detect would for every beat so far at
+    now = clock(), read once per check.  beat is O(1); stopped() is
+    O(1 + ranks reported), amortized, never O(world_size).  ValueError for a
+    negative world_size or timeout, a rank out of range, and a clock reading
+    earlier than the last, in beat() and in stopped() alike.
     """
 
     def __init__(

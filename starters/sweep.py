@@ -14,7 +14,10 @@ The conventions every function shares:
 - At equal times, ends come before starts.
 - A GPU is busy while at least one interval on it is open (two jobs sharing a
   GPU count it once).
-- Results do not depend on the order of the input.
+- The input is any iterable (a list, an iterator), read once; results do not
+  depend on its order.  Answers are lists.
+- Every function raises ValueError for an interval that ends before it starts
+  or has a negative time or GPU.
 """
 
 from __future__ import annotations
@@ -63,8 +66,9 @@ def intervals_from_events(events: Iterable[Event], *, until: int) -> list[Busy]:
     at one instant is a restart (two touching intervals), "start, stop" is the
     zero-length interval [t, t), which is kept.  A start never stopped is busy
     until `until`.  Raise ValueError for a stop without a start, a stop before
-    its start, a start of a job already running on that GPU, a negative time,
-    an unknown kind, or an event after `until`.
+    its start, a start of a job already running on that GPU, a negative time
+    or GPU, an unknown kind (anywhere in the log), or an event after `until`
+    (an event at `until` is in the log).
     """
     raise NotImplementedError("intervals_from_events")
 
@@ -100,7 +104,6 @@ def overlapping_jobs(busy: Iterable[Busy]) -> list[tuple[str, str]]:
 def peak_concurrency(busy: Iterable[Busy], *, horizon: Window) -> Peak:
     """The most GPUs busy at once within `horizon`, and the first maximal window of it.
 
-    Nothing busy: Peak(0, horizon).  Every function raises ValueError for an
-    interval that ends before it starts or has a negative time.
+    Nothing busy: Peak(0, horizon).
     """
     raise NotImplementedError("peak_concurrency")

@@ -5,6 +5,7 @@ that has not beaten yet is reported the moment the monitor is created.
 """
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 
 from solution import Stopped
@@ -20,7 +21,7 @@ class HeartbeatMonitor:
             raise ValueError("world_size and timeout must be >= 0")
         self.clock, self.world_size, self.timeout = clock, world_size, timeout
         self.last = clock()
-        self.heard: dict[int, int] = {}
+        self.order: OrderedDict[int, int | None] = OrderedDict.fromkeys(range(world_size))
 
     def _now(self) -> int:
         now = self.clock()
@@ -32,13 +33,15 @@ class HeartbeatMonitor:
     def beat(self, rank: int) -> None:
         if not 0 <= rank < self.world_size:
             raise ValueError(f"no rank {rank}")
-        self.heard[rank] = self._now()
+        self.order[rank] = self._now()
+        self.order.move_to_end(rank)
 
     def stopped(self) -> list[Stopped]:
         now = self._now()
         found = []
-        for rank in range(self.world_size):
-            silence = now - self.heard.get(rank, 0)  # the mistake: 0, not the start
-            if silence > self.timeout:
-                found.append(Stopped(rank, self.heard.get(rank), silence))
+        for rank, heard in self.order.items():
+            silence = now - (0 if heard is None else heard)  # the mistake: 0, not the start
+            if silence <= self.timeout:
+                break
+            found.append(Stopped(rank, heard, silence))
         return sorted(found, key=lambda s: (-s.silence, s.rank))

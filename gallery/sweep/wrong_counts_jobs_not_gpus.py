@@ -12,7 +12,7 @@ FAILS = "sweep_utilization"
 
 
 def utilization(busy: Iterable[Busy], *, gpus: int, horizon: Window, bucket: int) -> list[Fraction]:
-    if gpus <= 0 or bucket <= 0:
+    if gpus <= 0 or bucket <= 0 or horizon.end < horizon.start:
         raise ValueError("gpus and bucket must be > 0")
     spans = list(busy)
     for b in spans:

@@ -17,7 +17,7 @@ START, END = 0, 1  # the mistake: starts sort before ends
 def _endpoints(busy: Iterable[Busy], lo: int, hi: int) -> list[tuple[int, int, Busy]]:
     points = []
     for b in busy:
-        if b.start < 0 or b.end < b.start:
+        if b.start < 0 or b.end < b.start or b.gpu < 0:
             raise ValueError(f"bad interval {b}")
         start, end = max(b.start, lo), min(b.end, hi)
         if start < end:
@@ -26,6 +26,8 @@ def _endpoints(busy: Iterable[Busy], lo: int, hi: int) -> list[tuple[int, int, B
 
 
 def _segments(busy: Iterable[Busy], horizon: Window) -> Iterator[tuple[int, int, int]]:
+    if horizon.end < horizon.start:
+        raise ValueError(f"horizon ends before it starts: {horizon}")
     open_on = Counter[int]()
     count, since = 0, horizon.start
     for time, kind, b in _endpoints(busy, horizon.start, horizon.end):
@@ -57,4 +59,6 @@ def overlapping_jobs(busy: Iterable[Busy]) -> list[tuple[str, str]]:
             active[b.job] += 1
         else:
             active[b.job] -= 1
+            if not active[b.job]:
+                del active[b.job]
     return sorted(pairs)

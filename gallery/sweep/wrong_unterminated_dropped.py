@@ -16,7 +16,11 @@ def intervals_from_events(events: Iterable[Event], *, until: int) -> list[Busy]:
     opened: dict[tuple[int, str], int] = {}
     intervals = []
     for event in sorted(log, key=lambda e: e.time):
-        if event.kind not in ("start", "stop") or event.time < 0 or event.time > until:
+        if (
+            event.kind not in ("start", "stop")
+            or min(event.time, event.gpu) < 0
+            or event.time > until
+        ):
             raise ValueError(f"bad event {event}")
         key = (event.gpu, event.job)
         if event.kind == "start":

@@ -13,9 +13,11 @@ FAILS = "sweep_edges"
 
 
 def idle_windows(busy: Iterable[Busy], *, horizon: Window) -> list[Window]:
+    if horizon.end < horizon.start:
+        raise ValueError(f"horizon ends before it starts: {horizon}")
     points = []
     for b in busy:
-        if b.start < 0 or b.end < b.start:
+        if b.start < 0 or b.end < b.start or b.gpu < 0:
             raise ValueError(f"bad interval {b}")
         start, end = max(b.start, horizon.start), min(b.end, horizon.end)
         if start <= end:  # the mistake: zero-length intervals are kept

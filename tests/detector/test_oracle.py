@@ -6,8 +6,7 @@ import itertools
 
 import pytest
 
-from tests.detector.conftest import Detector
-from tests.support.detecting import Call, beats
+from tests.support.detecting import Call, Detector, beats
 
 pytestmark = pytest.mark.oracle
 
@@ -28,4 +27,7 @@ def test_every_schedule_of_three_ranks_over_six_ticks_matches_the_oracle(
         heartbeats = beats(heard)
         for now in range(START, START + TICKS + 1):
             for timeout in range(4):
-                detector.check(Call(heartbeats, RANKS, START, now, timeout))
+                detector.check(
+                    Call(heartbeats, RANKS, START, now, timeout),
+                    rule="the contract, read literally (README.md, detect, rules 1-6).",
+                )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -50,3 +51,13 @@ def test_ci_runs_the_readme_test_command_word_for_word() -> None:
     command = re.search(r"```sh\n(python3 -m venv .*)\n```", readme)
     assert command, "README.md has no test command in a sh block"
     assert command.group(1) in (ROOT / ".ci" / "run").read_text()
+
+
+@pytest.mark.parametrize("page", ["README.md", "RUBRIC.md", "WRITEUP.md"])
+def test_every_table_in_the_docs_has_a_header(page: str) -> None:
+    """A blank line inside a table splits it, and the second part renders as text."""
+    lines = (ROOT / page).read_text().splitlines()
+    for number, (before, line) in enumerate(itertools.pairwise(["", *lines]), start=1):
+        if line.startswith("|") and not before.startswith("|"):
+            following = lines[number] if number < len(lines) else ""
+            assert set(following) <= set("|-: "), f"{page}:{number}: a table row with no header"

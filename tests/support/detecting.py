@@ -1,17 +1,22 @@
-"""Calling a candidate's `detect`, checking it against a brute-force oracle,
-and telling the candidate which classic mistake a wrong answer most likely shows.
+"""The detector exercise from the tests' side: questions, oracles, what differs.
 
-Results are compared by their fields (rank, last_heard, silence), so any
-NamedTuple, dataclass or object with those attributes will do.
+Three contracts are asked about: `detect` (a `Call`), `misses_for_budget`
+(a `Budget`) and `HeartbeatMonitor` (a `Session`: construction, then steps
+on a fake clock).  Answers are read in a normal form, `Row`s compared by
+field, so a candidate's own NamedTuples or dataclasses will do; the
+container must be what the contract says (a list, an int).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, NamedTuple
 
-import pytest
+from tests.support.checks import answer, expect, expect_that, expect_value_error
+from tests.support.impl import Implementation
+from tests.support.outcomes import Question, ShapeError, must_be_list, shown_list, where_raised
 
 
 class Beat(NamedTuple):
@@ -33,6 +38,23 @@ class Row(NamedTuple):
         return f"Stopped(rank={self.rank}, last_heard={self.last_heard}, silence={self.silence})"
 
 
+def rows(result: Any) -> tuple[Row, ...]:
+    """A list of Stopped-like records as Rows; ShapeError if it is not one."""
+    try:
+        return tuple(Row(s.rank, s.last_heard, s.silence) for s in must_be_list(result, "Stopped"))
+    except AttributeError as error:
+        raise ShapeError(
+            f"expected Stopped(rank, last_heard, silence) records: {error}", repr(result)
+        ) from None
+
+
+def show_rows(answer: Sequence[Row]) -> str:
+    return shown_list(answer)
+
+
+# --- detect ---------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class Call:
     """One call of detect: the question a test asks."""
@@ -43,17 +65,57 @@ class Call:
     now: int
     timeout: int
 
-    def __str__(self) -> str:
-        beats = ", ".join(f"Heartbeat{tuple(b)}" for b in self.heartbeats)
+    def window(self) -> tuple[int, int, int, int]:
+        return self.world_size, self.start, self.now, self.timeout
+
+    def text(self, form: str = "list") -> str:
+        beats = "[" + ", ".join(f"Heartbeat{tuple(b)}" for b in self.heartbeats) + "]"
+        if form == "iterator":
+            beats = f"iter({beats})"
+        elif form == "generator":
+            beats = f"(beat for beat in {beats})"
         return (
-            f"detect([{beats}], world_size={self.world_size}, start={self.start}, "
+            f"detect({beats}, world_size={self.world_size}, start={self.start}, "
             f"now={self.now}, timeout={self.timeout})"
         )
 
+    def __str__(self) -> str:
+        return self.text()
 
-def oracle(call: Call) -> list[Row]:
+
+def detect_question(call: Call, *, form: str = "list", keeps_input: bool = False) -> Question:
+    """detect asked `call`, its heartbeats passed as a list, an iterator or a generator.
+
+    With `keeps_input`, an answer that reorders or changes the caller's list is
+    malformed: detect reads its input and never modifies it.
+    """
+
+    def ask(impl: Implementation) -> tuple[Row, ...]:
+        detect, heartbeat = impl.require("detect"), impl.type_named("Heartbeat")
+        beats = [heartbeat(*b) for b in call.heartbeats]
+        before = list(beats)
+        given: Iterable[Any] = beats
+        if form == "iterator":
+            given = iter(beats)
+        elif form == "generator":
+            given = (beat for beat in beats)
+        result = detect(
+            given, world_size=call.world_size, start=call.start, now=call.now, timeout=call.timeout
+        )
+        if keeps_input and beats != before:
+            raise ShapeError(
+                "it changed the caller's list of heartbeats (now "
+                f"{[tuple(b) for b in beats]}): read the input, never modify it",
+                shown_list(rows(result)) if isinstance(result, list) else repr(result),
+            )
+        return rows(result)
+
+    return Question(call.text(form), ask, show_rows)
+
+
+def oracle(call: Call) -> tuple[Row, ...]:
     """The contract, read literally: one rank at a time, no cleverness."""
-    rows = []
+    found = []
     for rank in range(call.world_size):
         heard = [
             b.received_at for b in call.heartbeats if b.rank == rank and b.received_at <= call.now
@@ -61,164 +123,282 @@ def oracle(call: Call) -> list[Row]:
         last_heard = max(heard) if heard else None
         silence = call.now - (call.start if last_heard is None else last_heard)
         if silence > call.timeout:
-            rows.append(Row(rank, last_heard, silence))
-    return sorted(rows, key=lambda row: (-row.silence, row.rank))
+            found.append(Row(rank, last_heard, silence))
+    return tuple(sorted(found, key=lambda row: (-row.silence, row.rank)))
 
 
-def run(detect: Callable[..., Any], call: Call, heartbeat: Callable[..., Any]) -> list[Row]:
-    """Call the candidate's detect and read its answer as Rows (or fail saying why)."""
-    beats = [heartbeat(*b) for b in call.heartbeats]
-    try:
-        result = detect(
-            beats, world_size=call.world_size, start=call.start, now=call.now, timeout=call.timeout
-        )
-    except NotImplementedError:
-        raise  # the starter, untouched: conftest reports it as not implemented yet
-    except Exception as error:
-        pytest.fail(
-            f"{call}\n  raised {type(error).__name__}: {error}\n"
-            "  expected a list of Stopped: this input is valid and must be answered.",
-            pytrace=False,
-        )
-    try:
-        return [Row(s.rank, s.last_heard, s.silence) for s in result]
-    except (TypeError, AttributeError):
-        pytest.fail(
-            f"{call}\n  returned {result!r}\n"
-            "  expected a list of Stopped(rank, last_heard, silence).",
-            pytrace=False,
-        )
-
-
-def check(
-    detect: Callable[..., Any],
-    call: Call,
-    heartbeat: Callable[..., Any],
-    *,
-    expected: Sequence[Row] | None = None,
-    hint: str = "",
-) -> list[Row]:
-    """Fail, with a message written for the candidate, unless detect answers `call` rightly."""
-    want = list(oracle(call) if expected is None else expected)
-    got = run(detect, call, heartbeat)
-    if got != want:
-        mistake = diagnose(call, want, got) or hint or "compare the answer with the contract."
-        pytest.fail(
-            f"{call}\n  expected: {want}\n       got: {got}\n  Likely mistake: {mistake}",
-            pytrace=False,
-        )
-    return got
-
-
-def diagnose(call: Call, want: list[Row], got: list[Row]) -> str:
-    """Name the classic mistake that turns `want` into `got`, if one fits."""
-    if want == got:
-        return ""
-    if sorted(want) == sorted(got):
-        return _diagnose_order(want, got)
-    wanted = {row.rank: row for row in want}
-    repeated = sorted({row.rank for row in got if [r.rank for r in got].count(row.rank) > 1})
+def difference(want: Sequence[Row], got: Sequence[Row]) -> str:
+    """What differs between two reports, in the contract's words."""
+    wanted, given = {r.rank: r for r in want}, {r.rank: r for r in got}
+    parts = []
+    repeated = sorted({r.rank for r in got if [g.rank for g in got].count(r.rank) > 1})
     if repeated:
-        return f"ranks {repeated} were reported more than once: one row per silent rank."
-    for row in got:
-        if not 0 <= row.rank < call.world_size:
-            return f"rank {row.rank} is not a rank of this job: ranks are 0..world_size-1."
-        truth = _truth(call, row.rank)
-        if row.last_heard is None and truth.last_heard is None and row.silence == call.now:
-            return (
-                f"never-heard rank {row.rank} was measured from time 0: it is silent since start "
-                f"({call.start}), so silence = now - start."
-            )
-        if row.rank not in wanted and row.silence == truth.silence == call.timeout:
-            return (
-                f"rank {row.rank} is exactly `timeout` late and was reported: the comparison "
-                "must be strict (silence > timeout), and exact (integer ticks, no floats). At "
-                "that instant its k-th heartbeat is due, not missed."
-            )
-        if row.last_heard is not None and row.last_heard > call.now:
-            return (
-                f"rank {row.rank} was last heard at {row.last_heard}, after now={call.now}: only "
-                "heartbeats with received_at <= now count (replaying a log as of a time)."
-            )
-        if row.last_heard is not None and _sent_not_received(call, row):
-            return (
-                f"rank {row.rank}'s last_heard {row.last_heard} is a sent_at: sender clocks are "
-                "skewed and jump; use received_at, the collector's own clock."
-            )
-        if truth.last_heard is not None and row.last_heard is not None:
-            if truth.last_heard == call.now and row.last_heard < call.now:
-                return (
-                    f"rank {row.rank}'s heartbeat received exactly at now={call.now} was not "
-                    "counted: count received_at <= now, not < now."
-                )
-            if row.last_heard < truth.last_heard:
-                return (
-                    f"rank {row.rank}'s last_heard {row.last_heard} is not its latest heartbeat "
-                    f"({truth.last_heard}): take the greatest received_at, not the last in input "
-                    "order."
-                )
-        if row.last_heard == truth.last_heard and row.silence != truth.silence:
-            return (
-                f"rank {row.rank}'s silence is {row.silence}, expected now - last_heard = "
-                f"{truth.silence}. Integer arithmetic on the collector's ticks is exact; float "
-                "seconds are not at these magnitudes."
-            )
-    got_ranks = {row.rank for row in got}
-    for rank, row in wanted.items():
-        if rank in got_ranks:
-            continue
-        if row.last_heard is None:
-            return (
-                f"rank {rank} never sent a heartbeat and was not reported: a rank never heard "
-                f"is silent since start and may have died before its first heartbeat."
-            )
-        if row.silence == call.timeout + 1 and max(call.now, call.timeout) > 2**53:
-            return (
-                f"rank {rank} is one tick past the timeout at nanosecond times of "
-                f"~{call.now:.1e}: floats cannot tell that apart. Keep integer ticks; never "
-                "convert to float seconds."
-            )
-        received = [b.received_at for b in call.heartbeats if b.rank == rank]
-        if any(t > call.now for t in received):
-            return (
-                f"rank {rank} was hidden by a heartbeat received after now={call.now}: only "
-                "heartbeats with received_at <= now count."
-            )
-        if any(b.rank == rank and b.sent_at > b.received_at for b in call.heartbeats):
-            return (
-                f"rank {rank} was not reported, yet nothing reached the collector for "
-                f"{row.silence} ticks: its sender clock runs ahead. Use received_at, never sent_at."
-            )
-    return ""
-
-
-def _diagnose_order(want: list[Row], got: list[Row]) -> str:
-    def key(row: Row) -> tuple[int, int]:
-        return (-row.silence, row.rank)
-
-    if [key(row)[0] for row in got] == [key(row)[0] for row in want]:
-        return (
-            "the right ranks, but ties in silence are not ordered by rank ascending: the "
-            "order must be deterministic."
+        parts.append(f"ranks {repeated} reported more than once")
+    extra = [given[r] for r in given if r not in wanted]
+    if extra:
+        parts.append(
+            "reported though not silent for more than the timeout: "
+            + ", ".join(f"rank {r.rank} (silence {r.silence})" for r in extra)
         )
-    return (
-        "the right ranks in the wrong order: longest silence first (the first rank to stop "
-        "leads), ties by rank ascending."
-    )
-
-
-def _truth(call: Call, rank: int) -> Row:
-    single = Call(call.heartbeats, call.world_size, call.start, call.now, -1)
-    return next(row for row in oracle(single) if row.rank == rank)
-
-
-def _sent_not_received(call: Call, row: Row) -> bool:
-    mine = [b for b in call.heartbeats if b.rank == row.rank]
-    return any(b.sent_at == row.last_heard for b in mine) and all(
-        b.received_at != row.last_heard for b in mine
-    )
+    missing = [wanted[r] for r in wanted if r not in given]
+    if missing:
+        parts.append(
+            "not reported though silent for more than the timeout: "
+            + ", ".join(f"rank {r.rank} (silence {r.silence})" for r in missing)
+        )
+    for rank in sorted(set(wanted) & set(given)):
+        w, g = wanted[rank], given[rank]
+        if w != g:
+            parts.append(
+                f"rank {rank} has last_heard={g.last_heard}, silence={g.silence} "
+                f"(expected {w.last_heard}, {w.silence})"
+            )
+    if not parts:
+        parts.append("the right rows in another order (silence descending, ties by rank)")
+    return "; ".join(parts) + "."
 
 
 def beats(rank_times: Iterable[tuple[int, int]]) -> tuple[Beat, ...]:
     """Heartbeats from (rank, received_at) pairs, each sent (by its own clock) when received."""
     return tuple(Beat(rank, received, received) for rank, received in rank_times)
+
+
+class Detector:
+    """The implementation's detect, asked a `Call` at a time."""
+
+    def __init__(self, impl: Implementation) -> None:
+        self.impl = impl
+
+    def answer(self, call: Call, *, form: str = "list") -> tuple[Row, ...]:
+        """What detect answers; fails the test if it raises or returns junk."""
+        result: tuple[Row, ...] = answer(self.impl, detect_question(call, form=form))
+        return result
+
+    def check(
+        self,
+        call: Call,
+        expected: Sequence[Row] | None = None,
+        *,
+        rule: str,
+        form: str = "list",
+        keeps_input: bool = False,
+    ) -> tuple[Row, ...]:
+        """Fail unless the answer is `expected` (default: the oracle's)."""
+        want = oracle(call) if expected is None else tuple(expected)
+        question = detect_question(call, form=form, keeps_input=keeps_input)
+        result: tuple[Row, ...] = expect(self.impl, question, want, rule=rule, symptom=difference)
+        return result
+
+    def holds(
+        self, calls: Sequence[Call], holds: Callable[..., bool], *, claim: str, rule: str
+    ) -> list[tuple[Row, ...]]:
+        """Fail unless detect answers every call and ``holds(*answers)``."""
+        questions = [detect_question(call) for call in calls]
+        return expect_that(self.impl, questions, holds, claim=claim, rule=rule)
+
+    def refuses(self, call: Call, problem: str) -> None:
+        """Fail unless detect raises ValueError for `call`."""
+        expect_value_error(self.impl, detect_question(call), problem)
+
+
+# --- misses_for_budget --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Budget:
+    """One call of misses_for_budget."""
+
+    miss_probability: Fraction | float
+    opportunities: int
+    budget: Fraction | float
+    shown_opportunities: str = ""  # 2**67 + 1 reads better than its digits
+
+    def __str__(self) -> str:
+        n = self.shown_opportunities or str(self.opportunities)
+        return (
+            f"misses_for_budget(miss_probability={self.miss_probability!r}, opportunities={n}, "
+            f"budget={self.budget!r})"
+        )
+
+
+def budget_question(call: Budget) -> Question:
+    def ask(impl: Implementation) -> int:
+        got = impl.require("misses_for_budget")(
+            miss_probability=call.miss_probability,
+            opportunities=call.opportunities,
+            budget=call.budget,
+        )
+        if type(got) is not int:
+            raise ShapeError(f"expected an int, got a {type(got).__name__}", repr(got))
+        return got
+
+    return Question(str(call), ask, str)
+
+
+def smallest_k(p: Fraction, n: int, budget: Fraction) -> int:
+    """The definition, k = min {k >= 1 : n * p**k <= budget}, fast at any size.
+
+    A float estimate of where n * p**k crosses the budget, then exact steps
+    from it (each one exact power of a Fraction), so k in the millions costs
+    a few big-integer powers, never millions of multiplications.
+    """
+    from math import log
+
+    def within(k: int) -> bool:
+        return n * p**k <= budget
+
+    if p == 0 or n <= budget:
+        return 1
+    # n > budget > 0 and 0 < p < 1 here; logs of the integers, so nothing underflows.
+    log_ratio = log(budget.numerator) - log(budget.denominator) - log(n)
+    estimate = max(1, int(log_ratio / (log(p.numerator) - log(p.denominator))))
+    k = estimate
+    while k > 1 and within(k - 1):
+        k -= 1
+    while not within(k):
+        k += 1
+    return k
+
+
+# --- HeartbeatMonitor ----------------------------------------------------------------
+
+BOOT = 7_000_000_000  # the collector's clock when a monitor starts: not 0
+
+
+class FakeClock:
+    """A clock that moves only when a test moves it, and counts its reads."""
+
+    def __init__(self, now: int = BOOT) -> None:
+        self.now, self.reads = now, 0
+
+    def __call__(self) -> int:
+        self.reads += 1
+        return self.now
+
+
+Step = tuple[str, int]  # ("advance", ticks), ("back", ticks), ("beat", rank), ("stopped", 0)
+
+
+@dataclass(frozen=True)
+class Session:
+    """A monitor's life: constructed at BOOT, then steps on its fake clock.
+
+    Asked of an implementation, the answer is each ``stopped()``'s report in
+    turn (with `count_reads`, each with the clock reads it made).  A step that
+    raises before the last is malformed: only the last may be the error.
+    """
+
+    world_size: int
+    timeout: int
+    steps: tuple[Step, ...] = ()
+    count_reads: bool = False
+
+    def then(self, *steps: Step) -> Session:
+        return Session(self.world_size, self.timeout, self.steps + steps, self.count_reads)
+
+    def lines(self) -> Iterator[str]:
+        yield f"clock = FakeClock({BOOT})"
+        yield f"monitor = HeartbeatMonitor({self.world_size}, {self.timeout}, clock=clock)"
+        for kind, value in self.steps:
+            yield {
+                "advance": f"clock.now += {value}",
+                "back": f"clock.now -= {value}  # the clock goes back",
+                "beat": f"monitor.beat({value})",
+                "stopped": "monitor.stopped()",
+            }[kind]
+
+    def __str__(self) -> str:
+        return "; ".join(self.lines())
+
+    def history(self) -> Iterator[tuple[int, list[tuple[int, int]]]]:
+        """The oracle's view: for each stopped(), the clock then and every beat so far."""
+        now, heard = BOOT, []
+        for kind, value in self.steps:
+            if kind == "advance":
+                now += value
+            elif kind == "back":
+                now -= value
+            elif kind == "beat":
+                heard.append((value, now))
+            elif kind == "stopped":
+                yield now, list(heard)
+
+    def final(self) -> tuple[Row, ...]:
+        """What detect says of every beat so far, now (at the end of the steps)."""
+        now, heard = BOOT, []
+        for kind, value in self.steps:
+            now += value if kind == "advance" else -value if kind == "back" else 0
+            if kind == "beat":
+                heard.append((value, now))
+        return oracle(Call(beats(heard), self.world_size, BOOT, now, self.timeout))
+
+    def expected(self) -> tuple[Any, ...]:
+        """What detect says of the same beats at each stopped()."""
+        reports = []
+        for now, heard in self.history():
+            call = Call(beats(heard), self.world_size, BOOT, now, self.timeout)
+            reports.append((oracle(call), 1) if self.count_reads else oracle(call))
+        return tuple(reports)
+
+
+def session_question(session: Session) -> Question:
+    def ask(impl: Implementation) -> tuple[Any, ...]:
+        monitor_class = impl.require("HeartbeatMonitor")
+        clock = FakeClock()
+        actions: list[tuple[str, Callable[[], Any]]] = []
+        monitor: Any = None
+
+        def build() -> None:
+            nonlocal monitor
+            monitor = monitor_class(session.world_size, session.timeout, clock=clock)
+
+        actions.append(("construction", build))
+        for kind, value in session.steps:
+            actions.append((kind, _action(kind, value, clock, lambda: monitor)))
+        reports = []
+        for index, (kind, act) in enumerate(actions):
+            reads = clock.reads
+            try:
+                result = act()
+            except Exception as error:
+                if index == len(actions) - 1:
+                    raise
+                where = where_raised(error.__traceback__, impl.file)
+                raise ShapeError(
+                    f"step {index} ({kind}) raised {type(error).__name__}: {error}, though "
+                    f"every step before the last is valid\n{where}",
+                    f"raised {type(error).__name__}",
+                ) from None
+            if kind == "stopped":
+                report = rows(result)
+                reports.append((report, clock.reads - reads) if session.count_reads else report)
+        return tuple(reports)
+
+    return Question(str(session), ask, _show_reports)
+
+
+def _action(
+    kind: str, value: int, clock: FakeClock, monitor: Callable[[], Any]
+) -> Callable[[], Any]:
+    def act() -> Any:
+        if kind == "advance":
+            clock.now += value
+        elif kind == "back":
+            clock.now -= value
+        elif kind == "beat":
+            return monitor().beat(value)
+        else:
+            return monitor().stopped()
+        return None
+
+    return act
+
+
+def _show_reports(reports: Sequence[Any]) -> str:
+    shown = []
+    for report in reports:
+        if isinstance(report, tuple) and len(report) == 2 and isinstance(report[1], int):
+            shown.append(f"{shown_list(report[0])} (clock read {report[1]} times)")
+        else:
+            shown.append(shown_list(report))
+    return "stopped() returned, in turn: " + "; ".join(shown) if shown else "(no stopped() call)"

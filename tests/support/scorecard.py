@@ -1,8 +1,14 @@
-"""The rubric scorecard: a pytest plugin that groups outcomes by rubric point.
+"""The rubric scorecard: outcomes grouped by rubric point, mistakes named once.
 
-A point is *passed* when all its tests pass, *failed* when any fails (each
-failure's "Likely mistake" is listed), and *not attempted* when the module
-under test does not provide the name its tests need.
+A point is *passed* when all its tests pass, *failed* when any fails,
+*partial* when some pass and the rest were not attempted (the module lacks a
+name they need), and *not attempted* when none ran.
+
+Each failed test carries the known mistakes (gallery ids) that answer as the
+candidate did.  A mistake is reported once, on its own point (its FAILS) if
+that point failed, else on the first failed point it explains; every other
+failed point it explains says "explained by" instead of naming another
+mistake.  Failures no known mistake explains are listed as symptoms.
 """
 
 from __future__ import annotations
@@ -10,105 +16,183 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.rubric import POINTS
+from tests.support import catalogue
+from tests.support.exercises import POINTS
+from tests.support.impl import Kata
+
+MISTAKES_PROPERTY = "kata_mistakes"
+SYMPTOM_PROPERTY = "kata_symptom"
+
+
+@dataclass
+class _Test:
+    point: str
+    outcome: str = ""  # passed, failed, skipped
+    mistakes: list[str] = field(default_factory=list)
+    symptom: str = ""
 
 
 class Scorecard:
-    """Registered as a plugin by conftest; `points` maps each kept test to its point."""
+    """Registered as a plugin; `points` maps each collected test to its rubric point."""
 
-    def __init__(self, *, source: str, print_card: bool, json_path: str | None) -> None:
-        self.source, self.print_card, self.json_path = source, print_card, json_path
+    def __init__(self, kata: Kata, *, print_card: bool, json_path: str | None) -> None:
+        self.kata, self.print_card, self.json_path = kata, print_card, json_path
         self.points: dict[str, str] = {}  # nodeid -> rubric point
-        self.outcomes: dict[str, str] = {}  # nodeid -> passed / failed / skipped
-        self.mistakes: dict[str, list[str]] = {}  # point -> distinct mistakes named
+        self.tests: dict[str, _Test] = {}
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         point = self.points.get(report.nodeid)
-        if point not in POINTS or self.outcomes.get(report.nodeid) == "failed":
+        if point not in POINTS:
+            return
+        test = self.tests.setdefault(report.nodeid, _Test(point))
+        if test.outcome == "failed":
             return
         if report.failed:
-            self.outcomes[report.nodeid] = "failed"
-            named = self.mistakes.setdefault(point, [])
-            mistake = _mistake(report)
-            if _shape(mistake) not in map(_shape, named):  # one line per kind of mistake
-                named.append(mistake)
+            test.outcome = "failed"
+            properties = dict(report.user_properties)
+            named = properties.get(MISTAKES_PROPERTY, [])
+            test.mistakes = [str(m) for m in named] if isinstance(named, list) else []
+            test.symptom = str(properties.get(SYMPTOM_PROPERTY, "")) or _first_line(report)
         elif report.skipped:
-            self.outcomes[report.nodeid] = "skipped"
+            test.outcome = "skipped"
         elif report.when == "call":
-            self.outcomes[report.nodeid] = "passed"
+            test.outcome = "passed"
 
-    def card(self) -> dict[str, dict[str, Any]]:
-        """Each rubric point with a test in this run: its result, counts and mistakes."""
-        counts = {point: Counter[str]() for point in POINTS}
-        for nodeid, outcome in self.outcomes.items():
-            counts[self.points[nodeid]][outcome] += 1
-        card = {}
-        for point, count in counts.items():
+    def card(self) -> dict[str, Any]:
+        """The scorecard as data (what --rubric-json writes)."""
+        counts: dict[str, Counter[str]] = {}
+        for test in self.tests.values():
+            counts.setdefault(test.point, Counter())[test.outcome] += 1
+        failed_points = [p for p in POINTS if counts.get(p, Counter())["failed"]]
+        evidence = Counter(
+            m for t in self.tests.values() if t.outcome == "failed" for m in t.mistakes
+        )
+        home = {m: self._home(m, failed_points) for m in evidence}
+        points: dict[str, Any] = {}
+        for name, (exercise, point) in POINTS.items():
+            if exercise.name not in self.kata.attempted:
+                continue
+            if point.scored_by != "tests":
+                points[name] = _entry(exercise.name, point.title, "scored in the interview")
+                continue
+            count = counts.get(name, Counter())
             if not count:
                 continue
-            result = (
-                "failed" if count["failed"] else "passed" if count["passed"] else "not attempted"
-            )
-            card[point] = {
-                "title": POINTS[point].title,
-                "exercise": POINTS[point].exercise,
-                "result": result,
+            failed = [t for t in self.tests.values() if t.point == name and t.outcome == "failed"]
+            named = sorted({m for t in failed for m in t.mistakes}, key=lambda m: -evidence[m])
+            points[name] = _entry(exercise.name, point.title, _result(count)) | {
                 "passed": count["passed"],
                 "failed": count["failed"],
                 "not_attempted": count["skipped"],
-                "mistakes": self.mistakes.get(point, []),
+                "mistakes": [m for m in named if home[m] == name],
+                "explained_by": [m for m in named if home[m] != name],
+                "symptoms": _distinct(t.symptom for t in failed if not t.mistakes),
             }
-        return card
+        order = {name: index for index, name in enumerate(POINTS)}
+        ranked = sorted(evidence, key=lambda m: (-evidence[m], order[home[m]], m))
+        return {
+            "implementation": self.kata.source,
+            "exercises": {
+                **dict.fromkeys(self.kata.attempted, "attempted"),
+                **{e.name: "not attempted" for e in self.kata.not_attempted},
+            },
+            "points": points,
+            "mistakes": [
+                {
+                    "id": m,
+                    "title": catalogue.by_id(m).title,
+                    "point": home[m],
+                    "failed_tests": evidence[m],
+                }
+                for m in ranked
+            ],
+        }
 
-    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+    def _home(self, mistake: str, failed_points: list[str]) -> str:
+        own = catalogue.by_id(mistake).point
+        if own in failed_points:
+            return own
+        explained = {t.point for t in self.tests.values() if mistake in t.mistakes}
+        return next(p for p in failed_points if p in explained)
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        """Last of all, so the scorecard closes the output."""
+        if not self.tests or not (self.print_card or self.json_path):
+            return
         card = self.card()
         if self.json_path:
-            document = {"implementation": self.source, "points": card}
-            Path(self.json_path).write_text(json.dumps(document, indent=2) + "\n")
-        if not self.print_card:
-            return
-        write = terminalreporter.write_line
-        width = max(map(len, POINTS))
-        terminalreporter.section(f"rubric scorecard: {self.source}")
-        for point, score in card.items():
-            if score["result"] == "not attempted":
-                tests = f"{score['not_attempted']} skipped"
-            else:
-                tests = f"{score['passed']} of {score['passed'] + score['failed']} passed"
-            write(f"{score['result'].upper():<14} {point:<{width}} {score['title']} ({tests})")
-            for mistake in score["mistakes"]:
-                write(f"{'':<15}mistake: {mistake}")
-        attempted = [s for s in card.values() if s["result"] != "not attempted"]
-        passed = sum(s["result"] == "passed" for s in attempted)
-        exercises = {s["exercise"] for s in attempted}
-        for point, rubric in POINTS.items():
-            if rubric.evidence == "benchmark" and rubric.exercise in exercises:
-                write(
-                    f"{'BENCHMARK':<14} {point:<{width}} {rubric.title}: not scored by tests; run "
-                    f"python benchmarks/{rubric.exercise}.py --check-scaling --impl {self.source}"
-                )
-        write(
-            f"{passed} of {len(attempted)} attempted points passed; "
-            f"{len(card) - len(attempted)} not attempted"
+            Path(self.json_path).write_text(json.dumps(card, indent=2) + "\n")
+        terminal = config.pluginmanager.get_plugin("terminalreporter")
+        if self.print_card and terminal is not None:
+            for line in render(card):
+                terminal.write_line(line)
+
+
+def render(card: dict[str, Any]) -> list[str]:
+    """The scorecard as text lines."""
+    points = card["points"]
+    width = max(map(len, points), default=0)
+    lines = ["", f"==== rubric scorecard: {card['implementation']} ===="]
+    for name, score in points.items():
+        result = score["result"]
+        if result == "scored in the interview":
+            lines.append(f"{'INTERVIEW':<14}{name:<{width}}  {score['title']} (RUBRIC.md)")
+            continue
+        ran = score["passed"] + score["failed"]
+        tests = ", ".join(
+            ([f"{score['passed']} of {ran} passed"] if ran else [])
+            + ([f"{score['not_attempted']} not attempted"] if score["not_attempted"] else [])
         )
+        lines.append(f"{result.upper():<14}{name:<{width}}  {score['title']} ({tests})")
+        lines += [f"{'':<16}mistake {m}: {catalogue.by_id(m).title}" for m in score["mistakes"]]
+        for mistake in score["explained_by"]:
+            seen = next(m["point"] for m in card["mistakes"] if m["id"] == mistake)
+            lines.append(f"{'':<16}explained by mistake {mistake} (see {seen})")
+        lines += [f"{'':<16}no known mistake; {symptom}" for symptom in score["symptoms"]]
+    skipped = [n for n, state in card["exercises"].items() if state == "not attempted"]
+    if skipped:
+        lines.append(f"Not attempted (no test collected): {', '.join(skipped)}")
+    scored = [s for s in points.values() if s["result"] != "scored in the interview"]
+    tally = Counter(s["result"] for s in scored)
+    lines.append(
+        f"{tally['passed']} of {len(scored)} points passed, {tally['partial']} partial, "
+        f"{tally['failed']} failed, {tally['not attempted']} not attempted"
+    )
+    return lines
 
 
-def _shape(mistake: str) -> str:
-    """A mistake's text with its numbers blanked: the same kind of mistake, other values."""
-    return re.sub(r"-?[0-9]+(?:/[0-9]+)?|'[^']*'", "#", mistake)
+def _entry(exercise: str, title: str, result: str) -> dict[str, Any]:
+    return {"exercise": exercise, "title": title, "result": result}
 
 
-def _mistake(report: pytest.TestReport) -> str:
-    """The failure's "Likely mistake", else its first line."""
-    text = report.longreprtext
-    named = re.search(r"Likely mistake: (.*)", text)
-    if named:
-        return named.group(1).strip()
+def _result(count: Counter[str]) -> str:
+    if count["failed"]:
+        return "failed"
+    if not count["passed"]:
+        return "not attempted"
+    return "partial" if count["skipped"] else "passed"
+
+
+def _distinct(symptoms: Any) -> list[str]:
+    """Symptoms, one per kind (the same text with other numbers is the same kind)."""
+    kept: list[str] = []
+    for symptom in symptoms:
+        if _shape(symptom) not in map(_shape, kept):
+            kept.append(symptom)
+    return kept
+
+
+def _shape(text: str) -> str:
+    return re.sub(r"-?[0-9]+(?:/[0-9]+)?|'[^']*'", "#", text)
+
+
+def _first_line(report: pytest.TestReport) -> str:
     crash = getattr(report.longrepr, "reprcrash", None)
-    message = str(getattr(crash, "message", "") or text.strip() or "failed")
+    message = str(getattr(crash, "message", "") or report.longreprtext.strip() or "failed")
     return message.splitlines()[0]

@@ -5,20 +5,23 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.exercises import ROOT
 
 
-def run_kata(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """``python -m pytest tests`` on the kata's tests only, with `args` added.
+def run_kata(
+    *args: str, env: dict[str, str] | None = None, profile: str = "gallery"
+) -> subprocess.CompletedProcess[str]:
+    """``python -m pytest`` in kata mode, with `args` added (``--impl`` among them).
 
-    The gallery's hypothesis profile keeps it quick and its verdicts fixed;
-    ``-m "not reference"`` keeps out the tests of this project's own tools
-    (which include the tests that call this).
+    The profile keeps it quick and deterministic: ``gallery`` (fewer examples, no
+    shrinking) or ``examples`` (example tests only, no generated examples).
     """
-    command = [sys.executable, "-m", "pytest", "tests", "-m", "not reference", "-q"]
-    command += ["-p", "no:cacheprovider", "--hypothesis-profile", "gallery", *args]
+    # -c: the project's configuration, named; otherwise pytest, which reads a path
+    # given after an option it does not know yet (--impl /tmp/x.py) as a test path,
+    # may look for its configuration beside that path instead.
+    command = [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "-q"]
+    command += ["-p", "no:cacheprovider", "--hypothesis-profile", profile, *args]
     return subprocess.run(
         command,
         cwd=ROOT,

@@ -1,20 +1,23 @@
-"""The sweep exercise from the tests' side: brute-force oracles, strategies, messages.
+"""The sweep exercise from the tests' side: questions, brute-force oracles, strategies.
 
 Every oracle enumerates unit ticks: tick t is busy on a GPU iff some interval
 on it has start <= t < end.  That is the half-open convention read literally,
-with no sweep, no sort and no cleverness.  Results are compared by their
-fields, so a candidate's own NamedTuples or dataclasses will do.
+with no sweep, no sort and no cleverness.  Answers are read in a normal form
+(tuples compared by field), so a candidate's own NamedTuples or dataclasses
+will do; the containers must be the contract's (lists; exact numbers).
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-import pytest
 from hypothesis import strategies as st
+
+from tests.support.checks import answer, expect, expect_that, expect_value_error
+from tests.support.impl import Implementation
+from tests.support.outcomes import Question, ShapeError, must_be_list, shown_list
 
 
 class Span(NamedTuple):
@@ -26,18 +29,34 @@ class Span(NamedTuple):
     end: int
 
 
+class Ev(NamedTuple):
+    """An event as the tests describe it."""
+
+    time: int
+    gpu: int
+    job: str
+    kind: str
+
+
 GPUS = 4
 JOBS = ("a", "b", "c", "d", "e")
+UNTIL = 100
+
+HALF_OPEN = (
+    "intervals are half-open [start, end): busy at start, free at end; where one ends and "
+    "another starts at the same time, the end comes first, so touching intervals neither "
+    "overlap nor leave a gap."
+)
 
 
-# --- oracles ---------------------------------------------------------------
+# --- oracles ---------------------------------------------------------------------
 
 
 def busy_gpus_at(spans: Iterable[Span], tick: int) -> int:
     return len({s.gpu for s in spans if s.start <= tick < s.end})
 
 
-def runs(ticks: Iterable[int]) -> list[tuple[int, int]]:
+def runs(ticks: Iterable[int]) -> tuple[tuple[int, int], ...]:
     """Maximal runs of consecutive ticks, as half-open windows."""
     windows: list[tuple[int, int]] = []
     for tick in ticks:
@@ -45,34 +64,36 @@ def runs(ticks: Iterable[int]) -> list[tuple[int, int]]:
             windows[-1] = (windows[-1][0], tick + 1)
         else:
             windows.append((tick, tick + 1))
-    return windows
+    return tuple(windows)
 
 
 def underused_oracle(
     spans: Sequence[Span], horizon: tuple[int, int], below: int
-) -> list[tuple[int, int]]:
+) -> tuple[tuple[int, int], ...]:
     return runs(t for t in range(*horizon) if busy_gpus_at(spans, t) < below)
 
 
 def utilization_oracle(
     spans: Sequence[Span], gpus: int, horizon: tuple[int, int], bucket: int
-) -> list[Fraction]:
+) -> tuple[Fraction, ...]:
     shares = []
     for left in range(horizon[0], horizon[1], bucket):
         right = min(left + bucket, horizon[1])
         used = sum(busy_gpus_at(spans, t) for t in range(left, right))
         shares.append(Fraction(used, gpus * (right - left)))
-    return shares
+    return tuple(shares)
 
 
-def overlaps_oracle(spans: Sequence[Span]) -> list[tuple[str, str]]:
-    return sorted(
-        {
-            (min(x.job, y.job), max(x.job, y.job))
-            for x in spans
-            for y in spans
-            if x.job != y.job and max(x.start, y.start) < min(x.end, y.end)
-        }
+def overlaps_oracle(spans: Sequence[Span]) -> tuple[tuple[str, str], ...]:
+    return tuple(
+        sorted(
+            {
+                (min(x.job, y.job), max(x.job, y.job))
+                for x in spans
+                for y in spans
+                if x.job != y.job and max(x.start, y.start) < min(x.end, y.end)
+            }
+        )
     )
 
 
@@ -84,7 +105,177 @@ def peak_oracle(spans: Sequence[Span], horizon: tuple[int, int]) -> tuple[int, t
     return top, runs(t for t, c in counts.items() if c == top)[0]
 
 
-# --- strategies --------------------------------------------------------------
+def intervals_oracle(events: Sequence[Ev], until: int) -> tuple[Span, ...]:
+    """Pair each start with the next stop of its (GPU, job), in time order, ties in log order."""
+    opened: dict[tuple[int, str], int] = {}
+    spans = []
+    for event in sorted(events, key=lambda e: e.time):
+        key = (event.gpu, event.job)
+        if event.kind == "start":
+            opened[key] = event.time
+        else:
+            spans.append(Span(event.gpu, event.job, opened.pop(key), event.time))
+    spans += [Span(gpu, job, start, until) for (gpu, job), start in opened.items()]
+    return tuple(sorted(spans))
+
+
+# --- normal forms ------------------------------------------------------------------
+
+
+def _windows(result: Any) -> tuple[tuple[int, int], ...]:
+    try:
+        return tuple((w.start, w.end) for w in must_be_list(result, "Window"))
+    except AttributeError as error:
+        raise ShapeError(f"expected Window(start, end) records: {error}", repr(result)) from None
+
+
+def _shares(result: Any) -> tuple[Fraction, ...]:
+    shares = must_be_list(result, "Fraction")
+    inexact = [x for x in shares if isinstance(x, bool) or not isinstance(x, int | Fraction)]
+    if inexact:
+        raise ShapeError(
+            f"expected exact shares (Fraction), got {type(inexact[0]).__name__} "
+            f"{inexact[0]!r}: a ratio of integers is exact; never round it",
+            repr(result),
+        )
+    return tuple(Fraction(x) for x in shares)
+
+
+def _pairs(result: Any) -> tuple[tuple[str, str], ...]:
+    pairs = must_be_list(result, "(job, job) pairs")
+    if any(not isinstance(p, tuple | list) or len(p) != 2 for p in pairs):
+        raise ShapeError("expected (job, job) pairs", repr(result))
+    return tuple((a, b) for a, b in pairs)
+
+
+def _peak(result: Any) -> tuple[int, tuple[int, int]]:
+    try:
+        return result.busy, (result.window.start, result.window.end)
+    except AttributeError as error:
+        raise ShapeError(f"expected Peak(busy, window): {error}", repr(result)) from None
+
+
+def _spans(result: Any) -> tuple[Span, ...]:
+    try:
+        found = must_be_list(result, "Busy")
+        return tuple(sorted(Span(b.gpu, b.job, b.start, b.end) for b in found))
+    except AttributeError as error:
+        raise ShapeError(
+            f"expected Busy(gpu, job, start, end) records: {error}", repr(result)
+        ) from None
+
+
+NORMAL = {
+    "idle_windows": _windows,
+    "underused_windows": _windows,
+    "utilization": _shares,
+    "overlapping_jobs": _pairs,
+    "peak_concurrency": _peak,
+}
+
+
+def _show(name: str) -> Any:
+    if name in ("idle_windows", "underused_windows"):
+        return lambda ws: shown_list(ws, lambda w: f"Window{w}")
+    if name == "utilization":
+        return lambda shares: shown_list(shares, str)
+    if name == "peak_concurrency":
+        return lambda peak: f"Peak(busy={peak[0]}, window=Window{peak[1]})"
+    if name == "intervals_from_events":
+        return lambda spans: shown_list(spans, lambda s: f"Busy{tuple(s)}")
+    return lambda pairs: shown_list(pairs)
+
+
+# --- questions ----------------------------------------------------------------------
+
+
+def query(name: str, spans: Sequence[Span], *, form: str = "list", **kwargs: Any) -> Question:
+    """`name` asked of `spans` (as the candidate's Busy), with keyword arguments."""
+    listed = ", ".join(f"Busy{tuple(s)}" for s in spans)
+    given = {"list": f"[{listed}]", "iterator": f"iter([{listed}])"}[form]
+    shown = [f"{k}=Window{tuple(v)}" if k == "horizon" else f"{k}={v!r}" for k, v in kwargs.items()]
+    text = f"{name}({', '.join([given, *shown])})"
+
+    def ask(impl: Implementation) -> Any:
+        function = impl.require(name)
+        busy, window = impl.type_named("Busy"), impl.type_named("Window")
+        intervals = [busy(*s) for s in spans]
+        arguments = {k: window(*v) if k == "horizon" else v for k, v in kwargs.items()}
+        return NORMAL[name](
+            function(iter(intervals) if form == "iterator" else intervals, **arguments)
+        )
+
+    return Question(text, ask, _show(name))
+
+
+def pairing(events: Sequence[Ev], *, until: int = UNTIL, form: str = "list") -> Question:
+    """intervals_from_events asked of `events`."""
+    listed = ", ".join(f"Event{tuple(e)}" for e in events)
+    given = {"list": f"[{listed}]", "iterator": f"iter([{listed}])"}[form]
+
+    def ask(impl: Implementation) -> tuple[Span, ...]:
+        function, event = impl.require("intervals_from_events"), impl.type_named("Event")
+        log = [event(*e) for e in events]
+        return _spans(function(iter(log) if form == "iterator" else log, until=until))
+
+    return Question(
+        f"intervals_from_events({given}, until={until})", ask, _show("intervals_from_events")
+    )
+
+
+def oracle(name: str, spans: Sequence[Span], **kwargs: Any) -> Any:
+    if name == "idle_windows":
+        return underused_oracle(spans, kwargs["horizon"], 1)
+    if name == "underused_windows":
+        return underused_oracle(spans, kwargs["horizon"], kwargs["below"])
+    if name == "utilization":
+        return utilization_oracle(spans, kwargs["gpus"], kwargs["horizon"], kwargs["bucket"])
+    if name == "overlapping_jobs":
+        return overlaps_oracle(spans)
+    return peak_oracle(spans, kwargs["horizon"])
+
+
+class Sweep:
+    """The implementation's sweep functions, asked with the tests' spans."""
+
+    def __init__(self, impl: Implementation) -> None:
+        self.impl = impl
+
+    def check(
+        self,
+        name: str,
+        spans: Sequence[Span],
+        want: Any = None,
+        *,
+        rule: str,
+        form: str = "list",
+        **kwargs: Any,
+    ) -> Any:
+        """Fail unless `name` answers `want` (default: the tick-by-tick oracle's)."""
+        expected = oracle(name, spans, **kwargs) if want is None else want
+        return expect(self.impl, query(name, spans, form=form, **kwargs), expected, rule=rule)
+
+    def answer(self, name: str, spans: Sequence[Span], **kwargs: Any) -> Any:
+        return answer(self.impl, query(name, spans, **kwargs))
+
+    def holds(
+        self, questions: Sequence[Question], holds: Any, *, claim: str, rule: str
+    ) -> list[Any]:
+        return expect_that(self.impl, questions, holds, claim=claim, rule=rule)
+
+    def refuses(self, question: Question, problem: str) -> None:
+        expect_value_error(self.impl, question, problem)
+
+    def pairs(
+        self, events: Sequence[Ev], want: Sequence[Span] | None = None, *, rule: str, **kw: Any
+    ) -> Any:
+        """Fail unless intervals_from_events pairs `events` into `want` (default: the oracle's)."""
+        until = kw.get("until", UNTIL)
+        expected = tuple(sorted(want)) if want is not None else intervals_oracle(events, until)
+        return expect(self.impl, pairing(events, **kw), expected, rule=rule)
+
+
+# --- strategies --------------------------------------------------------------------
 
 spans = st.builds(
     lambda gpu, job, start, length: Span(gpu, job, start, start + length),
@@ -98,127 +289,3 @@ nonempty_logs = st.lists(spans, min_size=1, max_size=10)
 horizons = st.builds(
     lambda start, length: (start, start + length), st.integers(0, 10), st.integers(0, 24)
 )
-
-
-# --- calling the candidate -------------------------------------------------------
-
-
-class Sweeper:
-    """The implementation's sweep functions, called with the tests' spans."""
-
-    def __init__(self, function: Any, busy: Any, window: Any) -> None:
-        self.function, self.busy, self.window = function, busy, window
-
-    def raw(self, spans: Sequence[Span], **kwargs: Any) -> Any:
-        """Call the function, letting whatever it raises through."""
-        converted = {k: self.window(*v) if k == "horizon" else v for k, v in kwargs.items()}
-        return self.function([self.busy(*s) for s in spans], **converted)
-
-    def __call__(self, spans: Sequence[Span], **kwargs: Any) -> Any:
-        """The function's answer; a valid question that raises fails the test."""
-        try:
-            return self.raw(spans, **kwargs)
-        except NotImplementedError:
-            raise  # the starter, untouched: the harness reports it as not implemented yet
-        except Exception as error:
-            fail(
-                self.describe(spans, kwargs),
-                f"raised {type(error).__name__}: {error}",
-                "a result",
-                "this input is valid and must be answered.",
-            )
-
-    def describe(self, spans: Sequence[Span], kwargs: dict[str, Any]) -> str:
-        arguments = [f"[{', '.join(f'Busy{tuple(s)}' for s in spans)}]"]
-        arguments += [
-            f"{k}={'Window' + str(tuple(v)) if k == 'horizon' else repr(v)}"
-            for k, v in kwargs.items()
-        ]
-        return f"{getattr(self.function, '__name__', 'function')}({', '.join(arguments)})"
-
-
-def fail(call: str, got: str, expected: str, mistake: str) -> None:
-    pytest.fail(
-        f"{call}\n  expected: {expected}\n       got: {got}\n  Likely mistake: {mistake}",
-        pytrace=False,
-    )
-
-
-def as_windows(result: Any) -> list[tuple[int, int]]:
-    return [(w.start, w.end) if hasattr(w, "start") else tuple(w) for w in result]
-
-
-def as_peak(result: Any) -> tuple[int, tuple[int, int]]:
-    busy, window = (result.busy, result.window) if hasattr(result, "busy") else result
-    return busy, as_windows([window])[0]
-
-
-def as_spans(result: Any) -> list[Span]:
-    return sorted(Span(b.gpu, b.job, b.start, b.end) for b in result)
-
-
-HALF_OPEN = (
-    "intervals are half-open [start, end): busy at start, free at end; where one ends "
-    "and another starts at the same time, process the end first, so touching intervals "
-    "neither overlap nor leave a gap."
-)
-
-
-def closed_interval_mistake(
-    spans: Sequence[Span], want: list[tuple[int, int]], got: list[tuple[int, int]]
-) -> str:
-    """The message for windows that start one tick late after an interval's end."""
-    ends = {s.end for s in spans if s.start < s.end}
-    late = [(a, b) for a, b in want if a in ends and (a + 1, b) in got]
-    return f"windows {late} start one tick late: " + HALF_OPEN if late else ""
-
-
-def touching_pairs(spans: Sequence[Span]) -> set[tuple[str, str]]:
-    """Job pairs with intervals that touch (one ends where the other starts)."""
-    return {
-        (min(x.job, y.job), max(x.job, y.job))
-        for x in spans
-        for y in spans
-        if x.job != y.job and x.start < x.end and y.start < y.end and x.end == y.start
-    }
-
-
-def windows_mistake(
-    spans: Sequence[Span], want: list[tuple[int, int]], got: list[tuple[int, int]]
-) -> str:
-    """The classic mistake behind a wrong list of windows."""
-    if any(start >= end for start, end in got):
-        return "an empty window was reported: windows are nonempty [start, end)."
-    if any(a[1] == b[0] for a, b in itertools.pairwise(got)):
-        return "adjacent windows were not merged: report maximal windows."
-    if any(s.start == s.end for s in spans):
-        return (
-            "a zero-length interval [t, t) is busy at no instant: it must neither split a "
-            "window nor count as busy."
-        )
-    touching = {s.end for s in spans} & {s.start for s in spans}
-    if touching:
-        return (
-            "intervals are half-open [start, end): at a time where one ends and another "
-            "starts, process ends before starts; touching intervals leave no gap and do "
-            "not overlap."
-        )
-    return "windows are the maximal runs of time within the horizon with the condition."
-
-
-def check_windows(
-    sweeper: Callable[..., Any],
-    spans: Sequence[Span],
-    want: list[tuple[int, int]],
-    hint: str = "",
-    **kwargs: Any,
-) -> None:
-    got = as_windows(sweeper(spans, **kwargs))
-    if got != want:
-        assert isinstance(sweeper, Sweeper)
-        fail(
-            sweeper.describe(spans, kwargs),
-            str(got),
-            str(want),
-            closed_interval_mistake(spans, want, got) or hint or windows_mistake(spans, want, got),
-        )

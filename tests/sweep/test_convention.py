@@ -6,52 +6,45 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.sweeping import (
-    HALF_OPEN,
-    Span,
-    Sweeper,
-    as_peak,
-    as_windows,
-    check_windows,
-    fail,
-    horizons,
-    nonempty_logs,
-    overlaps_oracle,
-)
+from tests.support.sweeping import HALF_OPEN, Span, Sweep, horizons, nonempty_logs, query
 
 pytestmark = pytest.mark.sweep_convention
 
 TOUCHING = [Span(0, "a", 0, 5), Span(0, "b", 5, 9)]
 
 
-def test_touching_intervals_leave_no_idle_gap(idle_windows: Sweeper) -> None:
+def test_touching_intervals_leave_no_idle_gap(sweep: Sweep) -> None:
     """[0, 5) then [5, 9) on one GPU: busy without a break until 9."""
-    check_windows(idle_windows, TOUCHING, [(9, 12)], HALF_OPEN, horizon=(0, 12))
+    sweep.check("idle_windows", TOUCHING, ((9, 12),), rule=HALF_OPEN, horizon=(0, 12))
 
 
-def test_touching_intervals_do_not_overlap(overlapping_jobs: Sweeper) -> None:
+def test_touching_intervals_do_not_overlap(sweep: Sweep) -> None:
     """Job a ends at 5 as job b starts at 5: they were never busy at the same instant."""
-    got = overlapping_jobs(TOUCHING)
-    if list(map(tuple, got)) != []:
-        fail(overlapping_jobs.describe(TOUCHING, {}), str(got), "[]", HALF_OPEN)
+    sweep.check("overlapping_jobs", TOUCHING, (), rule=HALF_OPEN)
 
 
-def test_touching_intervals_never_count_twice_at_the_peak(peak_concurrency: Sweeper) -> None:
+def test_touching_intervals_never_count_twice_at_the_peak(sweep: Sweep) -> None:
     """On two GPUs, [0, 5) on GPU 0 and [5, 9) on GPU 1: never more than one busy."""
     spans = [Span(0, "a", 0, 5), Span(1, "b", 5, 9)]
-    got = as_peak(peak_concurrency(spans, horizon=(0, 10)))
-    if got != (1, (0, 9)):
-        call = peak_concurrency.describe(spans, {"horizon": (0, 10)})
-        fail(call, str(got), "(1, (0, 9))", HALF_OPEN)
+    sweep.check("peak_concurrency", spans, (1, (0, 9)), rule=HALF_OPEN, horizon=(0, 10))
+
+
+def test_touching_intervals_in_either_order_of_the_log(sweep: Sweep) -> None:
+    """The later interval listed first: ends still come before starts at equal times."""
+    spans = [Span(1, "b", 5, 9), Span(0, "a", 0, 5)]
+    sweep.check("peak_concurrency", spans, (1, (0, 9)), rule=HALF_OPEN, horizon=(0, 10))
+    sweep.check("underused_windows", spans, ((0, 10),), rule=HALF_OPEN, horizon=(0, 10), below=2)
+
+
+def test_an_interval_is_busy_at_its_start_and_free_at_its_end(sweep: Sweep) -> None:
+    """[3, 4) is one tick busy: idle before 3 and from 4."""
+    spans = [Span(0, "a", 3, 4)]
+    sweep.check("idle_windows", spans, ((0, 3), (4, 6)), rule=HALF_OPEN, horizon=(0, 6))
 
 
 @given(nonempty_logs, horizons, st.data())
 def test_splitting_an_interval_into_two_touching_ones_changes_nothing(
-    idle_windows: Sweeper,
-    overlapping_jobs: Sweeper,
-    spans: list[Span],
-    horizon: tuple[int, int],
-    data: st.DataObject,
+    sweep: Sweep, spans: list[Span], horizon: tuple[int, int], data: st.DataObject
 ) -> None:
     """[s, e) is the same busy time as [s, m) + [m, e): no answer may tell them apart."""
     index = data.draw(st.integers(0, len(spans) - 1), label="index")
@@ -63,25 +56,14 @@ def test_splitting_an_interval_into_two_touching_ones_changes_nothing(
         target._replace(start=cut),
         *spans[index + 1 :],
     ]
-    whole, parts = (
-        as_windows(idle_windows(spans, horizon=horizon)),
-        as_windows(idle_windows(split, horizon=horizon)),
+    sweep.check("idle_windows", split, rule=HALF_OPEN, horizon=horizon)
+    sweep.check("overlapping_jobs", split, rule=HALF_OPEN)
+    sweep.holds(
+        [
+            query("idle_windows", spans, horizon=horizon),
+            query("idle_windows", split, horizon=horizon),
+        ],
+        lambda whole, parts: whole == parts,
+        claim=f"splitting {target} at {cut} changed the idle windows",
+        rule=HALF_OPEN,
     )
-    if whole != parts:
-        fail(
-            idle_windows.describe(split, {"horizon": horizon}),
-            str(parts),
-            str(whole),
-            f"splitting {target} at {cut} changed the idle windows. " + HALF_OPEN,
-        )
-    before, after = (
-        list(map(tuple, overlapping_jobs(spans))),
-        list(map(tuple, overlapping_jobs(split))),
-    )
-    if before != after or before != overlaps_oracle(spans):
-        fail(
-            overlapping_jobs.describe(split, {}),
-            str(after),
-            str(overlaps_oracle(spans)),
-            f"splitting {target} at {cut} changed the overlaps. " + HALF_OPEN,
-        )

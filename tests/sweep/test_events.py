@@ -2,100 +2,75 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.raising import expect_value_error
-from tests.support.sweeping import Span, as_spans, fail
+from tests.support.sweeping import UNTIL, Ev, Span, Sweep, pairing
 
 pytestmark = pytest.mark.sweep_events
 
-UNTIL = 100
+PAIRING = (
+    "take events in time order (ties in log order); pair each start with the next stop of "
+    "the same (GPU, job); a start never stopped is busy until `until`."
+)
 
 
-def pair(
-    intervals_from_events: Any,
-    event_type: Any,
-    events: list[tuple[int, int, str, str]],
-    want: list[Span],
-    hint: str,
-) -> None:
-    call = f"intervals_from_events({[f'Event{e}' for e in events]}, until={UNTIL})"
-    try:
-        got = as_spans(intervals_from_events([event_type(*e) for e in events], until=UNTIL))
-    except NotImplementedError:
-        raise
-    except Exception as error:
-        fail(
-            call,
-            f"raised {type(error).__name__}: {error}",
-            str(sorted(want)),
-            "this log is consistent: " + hint,
-        )
-    if got != sorted(want):
-        fail(call, str(got), str(sorted(want)), hint)
+def test_an_out_of_order_log_is_paired_by_time(sweep: Sweep) -> None:
+    events = [
+        Ev(7, 0, "a", "stop"),
+        Ev(2, 1, "b", "start"),
+        Ev(3, 0, "a", "start"),
+        Ev(9, 1, "b", "stop"),
+    ]
+    sweep.pairs(events, [Span(0, "a", 3, 7), Span(1, "b", 2, 9)], rule=PAIRING)
 
 
-def test_an_out_of_order_log_is_paired_by_time(intervals_from_events: Any, event_type: Any) -> None:
-    events = [(7, 0, "a", "stop"), (2, 1, "b", "start"), (3, 0, "a", "start"), (9, 1, "b", "stop")]
-    want = [Span(0, "a", 3, 7), Span(1, "b", 2, 9)]
-    pair(
-        intervals_from_events,
-        event_type,
-        events,
-        want,
-        "sort the events by time before pairing them.",
-    )
-
-
-def test_a_start_never_stopped_is_busy_until_the_log_ends(
-    intervals_from_events: Any, event_type: Any
-) -> None:
+def test_a_start_never_stopped_is_busy_until_the_log_ends(sweep: Sweep) -> None:
     """The job is still running when the log was cut: dropping it under-counts the busiest jobs."""
-    events = [(3, 0, "a", "start"), (5, 1, "b", "start"), (9, 1, "b", "stop")]
-    want = [Span(0, "a", 3, UNTIL), Span(1, "b", 5, 9)]
-    pair(
-        intervals_from_events,
-        event_type,
-        events,
-        want,
-        "an unterminated start is busy until `until`; it must not be dropped.",
-    )
+    events = [Ev(3, 0, "a", "start"), Ev(5, 1, "b", "start"), Ev(9, 1, "b", "stop")]
+    sweep.pairs(events, [Span(0, "a", 3, UNTIL), Span(1, "b", 5, 9)], rule=PAIRING)
 
 
-def test_a_restart_at_one_instant_is_two_touching_intervals(
-    intervals_from_events: Any, event_type: Any
-) -> None:
+def test_a_restart_at_one_instant_is_two_touching_intervals(sweep: Sweep) -> None:
     """Logged "stop, start" at 5: [0, 5) then [5, 9)."""
-    events = [(0, 0, "a", "start"), (5, 0, "a", "stop"), (5, 0, "a", "start"), (9, 0, "a", "stop")]
-    pair(
-        intervals_from_events,
-        event_type,
-        events,
-        [Span(0, "a", 0, 5), Span(0, "a", 5, 9)],
-        "at equal times, take the events in log order.",
-    )
+    events = [
+        Ev(0, 0, "a", "start"),
+        Ev(5, 0, "a", "stop"),
+        Ev(5, 0, "a", "start"),
+        Ev(9, 0, "a", "stop"),
+    ]
+    sweep.pairs(events, [Span(0, "a", 0, 5), Span(0, "a", 5, 9)], rule=PAIRING)
 
 
-def test_a_start_and_stop_at_one_instant_is_a_zero_length_interval(
-    intervals_from_events: Any, event_type: Any
-) -> None:
+def test_a_start_and_stop_at_one_instant_is_a_zero_length_interval(sweep: Sweep) -> None:
     """Logged "start, stop" at 4: the interval [4, 4), kept (nothing is dropped)."""
-    events = [(4, 2, "probe", "start"), (4, 2, "probe", "stop")]
-    pair(
-        intervals_from_events,
-        event_type,
-        events,
-        [Span(2, "probe", 4, 4)],
-        "at equal times, take the events in log order: start then stop is [t, t).",
-    )
+    events = [Ev(4, 2, "probe", "start"), Ev(4, 2, "probe", "stop")]
+    sweep.pairs(events, [Span(2, "probe", 4, 4)], rule=PAIRING)
+
+
+def test_one_job_on_two_gpus_is_paired_per_gpu(sweep: Sweep) -> None:
+    events = [
+        Ev(0, 0, "a", "start"),
+        Ev(1, 1, "a", "start"),
+        Ev(4, 1, "a", "stop"),
+        Ev(6, 0, "a", "stop"),
+    ]
+    sweep.pairs(events, [Span(0, "a", 0, 6), Span(1, "a", 1, 4)], rule=PAIRING)
+
+
+def test_events_at_until_are_in_the_log(sweep: Sweep) -> None:
+    """A stop at `until` closes its interval; a start at `until` is the interval [until, until)."""
+    events = [Ev(3, 0, "a", "start"), Ev(UNTIL, 0, "a", "stop"), Ev(UNTIL, 1, "b", "start")]
+    sweep.pairs(events, [Span(0, "a", 3, UNTIL), Span(1, "b", UNTIL, UNTIL)], rule=PAIRING)
+
+
+def test_an_empty_log_has_no_intervals(sweep: Sweep) -> None:
+    sweep.pairs([], [], rule=PAIRING)
 
 
 @st.composite
-def consistent_logs(draw: st.DrawFn) -> tuple[list[tuple[int, int, str, str]], list[Span]]:
+def consistent_logs(draw: st.DrawFn) -> tuple[list[Ev], list[Span]]:
     """A log and the intervals it describes: per (GPU, job) strictly increasing times."""
     events, spans = [], []
     for gpu, job in draw(st.sets(st.tuples(st.integers(0, 3), st.sampled_from("abc")), max_size=5)):
@@ -104,46 +79,62 @@ def consistent_logs(draw: st.DrawFn) -> tuple[list[tuple[int, int, str, str]], l
             start = times[i]
             end = times[i + 1] if i + 1 < len(times) else UNTIL
             spans.append(Span(gpu, job, start, end))
-            events.append((start, gpu, job, "start"))
+            events.append(Ev(start, gpu, job, "start"))
             if i + 1 < len(times):
-                events.append((end, gpu, job, "stop"))
+                events.append(Ev(end, gpu, job, "stop"))
     return draw(st.permutations(events)), spans
 
 
 @given(consistent_logs())
 def test_any_consistent_log_in_any_order_gives_back_its_intervals(
-    intervals_from_events: Any,
-    event_type: Any,
-    log: tuple[list[tuple[int, int, str, str]], list[Span]],
+    sweep: Sweep, log: tuple[list[Ev], list[Span]]
 ) -> None:
     events, want = log
-    pair(
-        intervals_from_events,
-        event_type,
-        events,
-        want,
-        "pair each start with the next stop of the same (GPU, job), in time order.",
-    )
+    sweep.pairs(events, want, rule=PAIRING)
 
 
 BAD = {
-    "a stop without a start": [(0, 0, "a", "start"), (5, 0, "a", "stop"), (8, 0, "a", "stop")],
-    "a stop before its start": [(5, 0, "a", "stop"), (9, 0, "a", "start")],
-    "a double start of a running job": [(0, 0, "a", "start"), (3, 0, "a", "start")],
-    "a negative time": [(-1, 0, "a", "start")],
-    "an unknown kind of event": [(0, 0, "a", "pause")],
-    "an event after the end of the log": [(0, 0, "a", "start"), (UNTIL + 1, 0, "a", "stop")],
+    "a stop without a start": [
+        Ev(0, 0, "a", "start"),
+        Ev(5, 0, "a", "stop"),
+        Ev(8, 0, "a", "stop"),
+    ],
+    "a lone stop": [Ev(5, 0, "a", "stop")],
+    "a stop before its start": [Ev(5, 0, "a", "stop"), Ev(9, 0, "a", "start")],
+    "a stop on another GPU than its start": [Ev(0, 0, "a", "start"), Ev(5, 1, "a", "stop")],
+    "a double start of a running job": [Ev(0, 0, "a", "start"), Ev(3, 0, "a", "start")],
+    "a negative time": [Ev(-1, 0, "a", "start")],
+    "a negative GPU": [Ev(1, -1, "a", "start"), Ev(2, -1, "a", "stop")],
+    "an unknown kind of event": [Ev(0, 0, "a", "pause")],
+    "an unknown kind first": [
+        Ev(0, 0, "a", "pause"),
+        Ev(1, 0, "a", "start"),
+        Ev(2, 0, "a", "stop"),
+    ],
+    "an unknown kind between a start and its stop": [
+        Ev(0, 0, "a", "start"),
+        Ev(1, 0, "a", "pause"),
+        Ev(2, 0, "a", "stop"),
+    ],
+    "an unknown kind after every interval closed": [
+        Ev(0, 0, "a", "start"),
+        Ev(2, 0, "a", "stop"),
+        Ev(5, 1, "b", "resume"),
+    ],
+    "an unknown kind of another job": [Ev(0, 0, "a", "start"), Ev(1, 3, "z", "STOP")],
+    "an unknown kind where a stop would fit": [Ev(0, 0, "a", "start"), Ev(3, 0, "a", "pause")],
+    "an unknown kind where a start would fit": [Ev(0, 0, "a", "begin"), Ev(3, 0, "a", "stop")],
+    "an event after the end of the log": [Ev(0, 0, "a", "start"), Ev(UNTIL + 1, 0, "a", "stop")],
+    "a start after the end of the log": [Ev(UNTIL + 1, 0, "a", "start")],
 }
 
 
 @pytest.mark.parametrize("case", BAD)
-def test_an_inconsistent_log_raises_value_error(
-    intervals_from_events: Any, event_type: Any, case: str
-) -> None:
+def test_an_inconsistent_log_raises_value_error(sweep: Sweep, case: str) -> None:
     """Nothing is silently dropped or guessed: the error names the event."""
-    events = BAD[case]
-    expect_value_error(
-        lambda: intervals_from_events([event_type(*e) for e in events], until=UNTIL),
-        f"intervals_from_events({[f'Event{e}' for e in events]}, until={UNTIL})",
-        case,
-    )
+    sweep.refuses(pairing(BAD[case]), case)
+
+
+@pytest.mark.parametrize("case", ["an unknown kind between a start and its stop", "a negative GPU"])
+def test_an_inconsistent_stream_is_refused(sweep: Sweep, case: str) -> None:
+    sweep.refuses(pairing(BAD[case], form="iterator"), case + ", in a one-shot iterator")

@@ -5,55 +5,42 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from tests.support.sweeping import (
-    HALF_OPEN,
-    Span,
-    Sweeper,
-    as_peak,
-    fail,
-    horizons,
-    logs,
-    peak_oracle,
-    touching_pairs,
-)
+from tests.support.sweeping import Span, Sweep, horizons, logs
 
 pytestmark = pytest.mark.sweep_peak
 
-
-def check(
-    peak_concurrency: Sweeper, spans: list[Span], horizon: tuple[int, int], hint: str = ""
-) -> None:
-    got = as_peak(peak_concurrency(spans, horizon=horizon))
-    want = peak_oracle(spans, horizon)
-    if got[0] > want[0] and touching_pairs(spans):
-        hint = "the peak is too high where intervals touch: " + HALF_OPEN
-    if got != want:
-        fail(
-            peak_concurrency.describe(spans, {"horizon": horizon}),
-            str(got),
-            str(want),
-            hint
-            or (
-                "the peak is the most GPUs busy at once within the horizon; its window is the "
-                "first maximal window at that count."
-            ),
-        )
+PEAK = (
+    "the peak is the most GPUs busy at once within the horizon, with the first maximal "
+    "window at that count (it ends only when the count drops); nothing busy gives "
+    "Peak(0, horizon)."
+)
 
 
-def test_the_first_window_at_the_peak_is_reported(peak_concurrency: Sweeper) -> None:
+def test_the_first_window_at_the_peak_is_reported(sweep: Sweep) -> None:
     """Two GPUs busy over [2, 4) and again over [6, 8): the first."""
     spans = [Span(0, "a", 0, 10), Span(1, "b", 2, 4), Span(1, "c", 6, 8)]
-    check(peak_concurrency, spans, (0, 10), "report the first window at the peak, and all of it.")
+    sweep.check("peak_concurrency", spans, (2, (2, 4)), rule=PEAK, horizon=(0, 10))
 
 
-def test_a_window_at_the_peak_spans_changes_that_keep_the_count(peak_concurrency: Sweeper) -> None:
+def test_a_window_at_the_peak_spans_changes_that_keep_the_count(sweep: Sweep) -> None:
     """At 4, GPU 1 hands over to GPU 2: still two busy, one window [2, 8)."""
     spans = [Span(0, "a", 0, 10), Span(1, "b", 2, 4), Span(2, "c", 4, 8)]
-    check(peak_concurrency, spans, (0, 10), "a window at the peak ends only when the count drops.")
+    sweep.check("peak_concurrency", spans, (2, (2, 8)), rule=PEAK, horizon=(0, 10))
+
+
+def test_a_window_at_the_peak_spans_a_job_that_changes_gpu_count_once(sweep: Sweep) -> None:
+    """Two jobs on GPU 0 then one: GPU 0 stays busy, the peak window goes on."""
+    spans = [Span(0, "a", 0, 6), Span(0, "b", 2, 9), Span(1, "c", 1, 9)]
+    sweep.check("peak_concurrency", spans, (2, (1, 9)), rule=PEAK, horizon=(0, 10))
+
+
+def test_the_peak_counts_gpus_not_jobs(sweep: Sweep) -> None:
+    spans = [Span(0, "a", 0, 5), Span(0, "b", 1, 4), Span(1, "c", 3, 8)]
+    sweep.check("peak_concurrency", spans, (2, (3, 5)), rule=PEAK, horizon=(0, 10))
 
 
 @given(logs, horizons)
 def test_peak_matches_the_tick_by_tick_oracle(
-    peak_concurrency: Sweeper, spans: list[Span], horizon: tuple[int, int]
+    sweep: Sweep, spans: list[Span], horizon: tuple[int, int]
 ) -> None:
-    check(peak_concurrency, spans, horizon)
+    sweep.check("peak_concurrency", spans, rule=PEAK, horizon=horizon)

@@ -2,75 +2,81 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
-from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.sweeping import GPUS, Span, Sweeper, fail, horizons, logs, utilization_oracle
+from tests.support.sweeping import GPUS, Span, Sweep, horizons, logs, query
 
 pytestmark = pytest.mark.sweep_utilization
 
-EXACT = "utilization is a ratio of integers: return it exactly (Fraction), never a float."
+SHARES = (
+    "bucket i is [horizon.start + i*bucket, ... + bucket), cut at horizon.end; its share is "
+    "busy GPU-time in it / (gpus x its width), an exact Fraction in a list; a GPU busy with "
+    "two jobs at once counts once."
+)
 
 
-def ask(utilization: Sweeper, spans: list[Span], **kwargs: Any) -> list[Any]:
-    got = list(utilization(spans, **kwargs))
-    want = utilization_oracle(spans, kwargs["gpus"], kwargs["horizon"], kwargs["bucket"])
-    floats = [x for x in got if isinstance(x, float)]
-    if got != want or floats:
-        fail(
-            utilization.describe(spans, kwargs),
-            str(got),
-            str(want),
-            EXACT
-            if floats
-            else "each bucket is busy GPU-time inside it / (gpus x its width); a GPU busy with two "
-            "jobs at once counts once.",
-        )
-    return got
-
-
-def test_a_third_is_exactly_a_third(utilization: Sweeper) -> None:
+def test_a_third_is_exactly_a_third(sweep: Sweep) -> None:
     """One of three GPUs busy all along: 1/3, which no float is."""
-    ask(utilization, [Span(0, "a", 0, 6)], gpus=3, horizon=(0, 6), bucket=6)
+    sweep.check(
+        "utilization",
+        [Span(0, "a", 0, 6)],
+        (Fraction(1, 3),),
+        rule=SHARES,
+        gpus=3,
+        horizon=(0, 6),
+        bucket=6,
+    )
 
 
-def test_two_jobs_on_one_gpu_count_it_once(utilization: Sweeper) -> None:
-    ask(utilization, [Span(0, "a", 0, 4), Span(0, "b", 2, 6)], gpus=2, horizon=(0, 8), bucket=4)
+def test_two_jobs_on_one_gpu_count_it_once(sweep: Sweep) -> None:
+    spans = [Span(0, "a", 0, 4), Span(0, "b", 2, 6)]
+    want = (Fraction(1, 2), Fraction(1, 4))
+    sweep.check("utilization", spans, want, rule=SHARES, gpus=2, horizon=(0, 8), bucket=4)
 
 
-def test_a_short_last_bucket_is_divided_by_its_own_width(utilization: Sweeper) -> None:
+def test_a_short_last_bucket_is_divided_by_its_own_width(sweep: Sweep) -> None:
     """Horizon [0, 10) in buckets of 4: the last is [8, 10), two ticks wide."""
-    ask(utilization, [Span(0, "a", 0, 10)], gpus=1, horizon=(0, 10), bucket=4)
+    want = (Fraction(1), Fraction(1), Fraction(1))
+    sweep.check(
+        "utilization", [Span(0, "a", 0, 10)], want, rule=SHARES, gpus=1, horizon=(0, 10), bucket=4
+    )
+
+
+def test_buckets_start_at_the_horizons_start(sweep: Sweep) -> None:
+    """Horizon [3, 11) in buckets of 4: [3, 7) and [7, 11), not [0, 4), [4, 8), ..."""
+    spans = [Span(0, "a", 3, 5)]
+    want = (Fraction(1, 2), Fraction(0))
+    sweep.check("utilization", spans, want, rule=SHARES, gpus=1, horizon=(3, 11), bucket=4)
 
 
 @given(logs, horizons, st.integers(1, 7))
 def test_utilization_matches_the_tick_by_tick_oracle(
-    utilization: Sweeper, spans: list[Span], horizon: tuple[int, int], bucket: int
+    sweep: Sweep, spans: list[Span], horizon: tuple[int, int], bucket: int
 ) -> None:
-    ask(utilization, spans, gpus=GPUS, horizon=horizon, bucket=bucket)
+    sweep.check("utilization", spans, rule=SHARES, gpus=GPUS, horizon=horizon, bucket=bucket)
 
 
 @given(logs, horizons, st.integers(1, 7))
 def test_buckets_add_up_to_the_busy_gpu_time_in_the_horizon(
-    utilization: Sweeper, spans: list[Span], horizon: tuple[int, int], bucket: int
+    sweep: Sweep, spans: list[Span], horizon: tuple[int, int], bucket: int
 ) -> None:
     """Nothing is lost or counted twice at bucket edges."""
-    shares = list(utilization(spans, gpus=GPUS, horizon=horizon, bucket=bucket))
     edges = [*range(horizon[0], horizon[1], bucket), horizon[1]]
-    total = sum(
-        Fraction(s) * GPUS * (right - left)
-        for s, left, right in zip(shares, edges, edges[1:], strict=False)
-    )
     busy = sum(len({s.gpu for s in spans if s.start <= t < s.end}) for t in range(*horizon))
-    if total != busy or len(shares) != len(edges) - 1:
-        fail(
-            utilization.describe(spans, {"gpus": GPUS, "horizon": horizon, "bucket": bucket}),
-            f"{shares} (GPU-time {total})",
-            f"{len(edges) - 1} buckets adding up to GPU-time {busy}",
-            "busy time crossing a bucket edge must be split between the buckets, not lost or "
-            "doubled.",
-        )
+
+    def adds_up(shares: tuple[Fraction, ...]) -> bool:
+        widths = [right - left for left, right in itertools.pairwise(edges)]
+        total = sum(s * GPUS * w for s, w in zip(shares, widths, strict=False))
+        return len(shares) == len(widths) and total == busy
+
+    sweep.holds(
+        [query("utilization", spans, gpus=GPUS, horizon=horizon, bucket=bucket)],
+        adds_up,
+        claim=f"{len(edges) - 1} buckets must add up to the busy GPU-time {busy}",
+        rule=SHARES,
+    )

@@ -6,93 +6,77 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.sweeping import (
-    GPUS,
-    Span,
-    Sweeper,
-    as_windows,
-    check_windows,
-    fail,
-    horizons,
-    logs,
-    underused_oracle,
-)
+from tests.support.sweeping import GPUS, Span, Sweep, horizons, logs, query
 
 pytestmark = pytest.mark.sweep_windows
 
+WINDOWS = (
+    "windows are the maximal, nonempty runs of the horizon with fewer than `below` GPUs "
+    "busy (idle: none), in time order, as a list of Window(start, end); adjacent runs are "
+    "one window; a GPU counts once however many jobs run on it."
+)
 
-def test_idle_windows_of_a_small_cluster(idle_windows: Sweeper) -> None:
+
+def test_idle_windows_of_a_small_cluster(sweep: Sweep) -> None:
     """Two GPUs: idle before 2, between 6 and 8 (GPU 1 overlaps GPU 0's end), after 12."""
     spans = [Span(0, "a", 2, 6), Span(1, "b", 4, 6), Span(0, "c", 8, 12)]
-    check_windows(idle_windows, spans, [(0, 2), (6, 8), (12, 14)], horizon=(0, 14))
+    sweep.check("idle_windows", spans, ((0, 2), (6, 8), (12, 14)), rule=WINDOWS, horizon=(0, 14))
 
 
-def test_underused_windows_count_busy_gpus_not_intervals(underused_windows: Sweeper) -> None:
+def test_overlapping_intervals_on_one_gpu_leave_no_gap(sweep: Sweep) -> None:
+    """[0, 6) and [2, 8) on GPU 0: busy from 0 to 8, however the ends interleave."""
+    spans = [Span(0, "a", 0, 6), Span(0, "b", 2, 8)]
+    sweep.check("idle_windows", spans, ((8, 10),), rule=WINDOWS, horizon=(0, 10))
+
+
+def test_underused_windows_count_busy_gpus_not_intervals(sweep: Sweep) -> None:
     """Two jobs on one GPU make one busy GPU: below 2 all along."""
     spans = [Span(0, "a", 0, 6), Span(0, "b", 2, 8)]
-    check_windows(
-        underused_windows,
-        spans,
-        [(0, 10)],
-        "a GPU is busy while any job runs on it: count GPUs, not intervals.",
-        horizon=(0, 10),
-        below=2,
+    sweep.check("underused_windows", spans, ((0, 10),), rule=WINDOWS, horizon=(0, 10), below=2)
+
+
+def test_underused_windows_merge_runs_at_different_counts(sweep: Sweep) -> None:
+    """0 busy, then 1, then 0 again, all below 2: one window, not three."""
+    spans = [Span(0, "a", 3, 5), Span(1, "b", 7, 12), Span(2, "c", 8, 10)]
+    sweep.check(
+        "underused_windows", spans, ((0, 8), (10, 14)), rule=WINDOWS, horizon=(0, 14), below=2
     )
+
+
+def test_below_zero_has_no_window_and_below_more_than_the_gpus_is_everything(sweep: Sweep) -> None:
+    spans = [Span(0, "a", 0, 4), Span(1, "b", 2, 9)]
+    sweep.check("underused_windows", spans, (), rule=WINDOWS, horizon=(0, 10), below=0)
+    sweep.check("underused_windows", spans, ((0, 10),), rule=WINDOWS, horizon=(0, 10), below=3)
 
 
 @given(logs, horizons)
 def test_idle_windows_match_the_tick_by_tick_oracle(
-    idle_windows: Sweeper, spans: list[Span], horizon: tuple[int, int]
+    sweep: Sweep, spans: list[Span], horizon: tuple[int, int]
 ) -> None:
-    check_windows(idle_windows, spans, underused_oracle(spans, horizon, 1), horizon=horizon)
+    sweep.check("idle_windows", spans, rule=WINDOWS, horizon=horizon)
 
 
-@given(logs, horizons, st.integers(1, GPUS + 1))
+@given(logs, horizons, st.integers(0, GPUS + 1))
 def test_underused_windows_match_the_tick_by_tick_oracle(
-    underused_windows: Sweeper, spans: list[Span], horizon: tuple[int, int], below: int
+    sweep: Sweep, spans: list[Span], horizon: tuple[int, int], below: int
 ) -> None:
-    check_windows(
-        underused_windows,
-        spans,
-        underused_oracle(spans, horizon, below),
-        horizon=horizon,
-        below=below,
-    )
+    sweep.check("underused_windows", spans, rule=WINDOWS, horizon=horizon, below=below)
 
 
 @given(logs, horizons)
 def test_idle_windows_and_the_busy_union_partition_the_horizon(
-    idle_windows: Sweeper, spans: list[Span], horizon: tuple[int, int]
+    sweep: Sweep, spans: list[Span], horizon: tuple[int, int]
 ) -> None:
     """Every instant of the horizon is idle or busy, never both, never neither."""
-    idle = {
-        t
-        for start, end in as_windows(idle_windows(spans, horizon=horizon))
-        for t in range(start, end)
-    }
     busy = {t for s in spans for t in range(s.start, s.end) if horizon[0] <= t < horizon[1]}
-    if idle & busy or idle | busy != set(range(*horizon)):
-        fail(
-            idle_windows.describe(spans, {"horizon": horizon}),
-            f"idle ticks {sorted(idle)}",
-            f"the complement of the busy ticks {sorted(busy)} in {horizon}",
-            "idle windows and busy intervals must partition the horizon exactly.",
-        )
 
+    def partition(windows: tuple[tuple[int, int], ...]) -> bool:
+        idle = {t for start, end in windows for t in range(start, end)}
+        return not idle & busy and idle | busy == set(range(*horizon))
 
-@given(logs, horizons, st.permutations(range(10)))
-def test_the_order_of_the_log_changes_nothing(
-    idle_windows: Sweeper, spans: list[Span], horizon: tuple[int, int], order: list[int]
-) -> None:
-    shuffled = [spans[i] for i in order if i < len(spans)]
-    want, got = (
-        as_windows(idle_windows(spans, horizon=horizon)),
-        as_windows(idle_windows(shuffled, horizon=horizon)),
+    sweep.holds(
+        [query("idle_windows", spans, horizon=horizon)],
+        partition,
+        claim=f"idle windows and the busy ticks {sorted(busy)} must partition {horizon}",
+        rule=WINDOWS,
     )
-    if want != got:
-        fail(
-            idle_windows.describe(shuffled, {"horizon": horizon}),
-            str(got),
-            str(want),
-            "the answer must not depend on the order of the log: sort the endpoints.",
-        )

@@ -1,0 +1,47 @@
+"""WRONG: the monitor accepts a negative timeout or world size.
+
+HeartbeatMonitor(1024, -5) reports every rank at every check, a false alarm
+for the whole job; a negative world size is a bug upstream.  Refuse both at
+construction, as detect refuses them.
+"""
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+
+from solution import Stopped
+
+FAILS = "validation"
+
+
+class HeartbeatMonitor:
+    def __init__(
+        self, world_size: int, timeout: int, *, clock: Callable[[], int] = time.monotonic_ns
+    ) -> None:
+        # the mistake: no check of world_size or timeout
+        self.clock, self.world_size, self.timeout = clock, world_size, timeout
+        self.start = self.last = clock()
+        self.order: OrderedDict[int, int | None] = OrderedDict.fromkeys(range(world_size))
+
+    def _now(self) -> int:
+        now = self.clock()
+        if now < self.last:
+            raise ValueError("clock went backwards")
+        self.last = now
+        return now
+
+    def beat(self, rank: int) -> None:
+        if not 0 <= rank < self.world_size:
+            raise ValueError(f"no rank {rank}")
+        self.order[rank] = self._now()
+        self.order.move_to_end(rank)
+
+    def stopped(self) -> list[Stopped]:
+        now = self._now()
+        found = []
+        for rank, heard in self.order.items():
+            silence = now - (self.start if heard is None else heard)
+            if silence <= self.timeout:
+                break
+            found.append(Stopped(rank, heard, silence))
+        return sorted(found, key=lambda s: (-s.silence, s.rank))

@@ -1,0 +1,36 @@
+"""HeartbeatMonitor refuses bad use: its own arguments, a clock going back, a rank out of range."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.checks import expect_value_error
+from tests.support.detecting import Session, session_question
+from tests.support.impl import Implementation
+
+pytestmark = pytest.mark.validation
+
+BAD_USE = {
+    "a clock that went backwards, noticed by beat()": Session(2, 5).then(
+        ("advance", 10), ("beat", 0), ("back", 1), ("beat", 1)
+    ),
+    "a clock that went backwards, noticed by stopped()": Session(2, 5).then(
+        ("advance", 10), ("beat", 0), ("back", 1), ("stopped", 0)
+    ),
+    "a clock that went backwards between two checks": Session(2, 5).then(
+        ("advance", 10), ("stopped", 0), ("back", 1), ("stopped", 0)
+    ),
+    "a clock earlier than at construction": Session(2, 5).then(("back", 1), ("stopped", 0)),
+    "a clock earlier than at construction, at a beat": Session(2, 5).then(("back", 1), ("beat", 0)),
+    "rank -1": Session(2, 5).then(("beat", -1)),
+    "rank 2 of a world of 2": Session(2, 5).then(("beat", 2)),
+    "a beat in a world of no ranks": Session(0, 5).then(("beat", 0)),
+    "a negative timeout": Session(2, -1),
+    "a negative world_size": Session(-1, 5),
+}
+
+
+@pytest.mark.parametrize("case", BAD_USE)
+def test_bad_use_raises_value_error(impl: Implementation, case: str) -> None:
+    """A monotonic clock never goes back, and no rank outside the world beats."""
+    expect_value_error(impl, session_question(BAD_USE[case]), case)

@@ -1,0 +1,119 @@
+"""The checks every kata test makes, and the failure they raise.
+
+Three kinds of check, each on `Question`s asked of the implementation:
+
+- `expect`: the answer is exactly this (usually the oracle's);
+- `expect_value_error`: the question is impossible, so ValueError;
+- `expect_that`: a property relating several answers holds (metamorphic tests).
+
+A failed check raises `KataFailure`, which carries the questions and what
+the candidate answered, so the harness can ask the same questions of every
+known mistake in the gallery and name the ones that answer alike.  The text
+is for the candidate: the call, the expected answer, theirs, and the rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tests.support.impl import Implementation
+from tests.support.outcomes import Outcome, Question, Raised, Returned, ask
+
+
+class KataFailure(AssertionError):  # noqa: N818 (a failed check, like pytest's Failed)
+    """A check failed: what was asked, what came back, and how to explain it."""
+
+    def __init__(
+        self,
+        text: str,
+        *,
+        impl: Implementation,
+        questions: Sequence[Question],
+        outcomes: Sequence[Outcome],
+        symptom: str = "",
+    ) -> None:
+        super().__init__(text)
+        self.text, self.impl, self.symptom = text, impl, symptom
+        self.questions, self.outcomes = tuple(questions), tuple(outcomes)
+
+
+def expect(
+    impl: Implementation,
+    question: Question,
+    want: Any,
+    *,
+    rule: str,
+    symptom: Callable[[Any, Any], str] | None = None,
+) -> Any:
+    """Fail unless `impl` answers `question` with `want` (in the question's normal form)."""
+    outcome = ask(question, impl)
+    if outcome == Returned(want, ""):
+        return want
+    described = symptom(want, outcome.value) if symptom and isinstance(outcome, Returned) else ""
+    raise KataFailure(
+        f"{question}\n  expected: {question.show(want)}\n       got: {indent(str(outcome))}\n"
+        f"  Rule: {rule}",
+        impl=impl,
+        questions=[question],
+        outcomes=[outcome],
+        symptom=described,
+    )
+
+
+def answer(impl: Implementation, question: Question, *, rule: str = "") -> Any:
+    """The answer to a valid question; fail if it is not an answer at all."""
+    outcome = ask(question, impl)
+    if isinstance(outcome, Returned):
+        return outcome.value
+    raise KataFailure(
+        f"{question}\n  expected an answer: this input is valid\n"
+        f"       got: {indent(str(outcome))}" + (f"\n  Rule: {rule}" if rule else ""),
+        impl=impl,
+        questions=[question],
+        outcomes=[outcome],
+    )
+
+
+def expect_value_error(impl: Implementation, question: Question, problem: str) -> None:
+    """Fail unless asking `question` raises ValueError: `problem` makes it impossible."""
+    outcome = ask(question, impl)
+    if isinstance(outcome, Raised) and outcome.is_value_error:
+        return
+    raise KataFailure(
+        f"{question}\n  expected: ValueError, for {problem}\n       got: {indent(str(outcome))}\n"
+        "  Rule: bad input raises ValueError naming the problem, on every path; nothing is "
+        "silently dropped or guessed.",
+        impl=impl,
+        questions=[question],
+        outcomes=[outcome],
+    )
+
+
+def expect_that(
+    impl: Implementation,
+    questions: Sequence[Question],
+    holds: Callable[..., bool],
+    *,
+    claim: str,
+    rule: str,
+) -> list[Any]:
+    """Fail unless every question is answered and ``holds(*answers)``; return the answers."""
+    outcomes = [ask(question, impl) for question in questions]
+    if all(isinstance(o, Returned) for o in outcomes):
+        answers = [o.value for o in outcomes if isinstance(o, Returned)]
+        if holds(*answers):
+            return answers
+        headline = f"Property broken: {claim}"
+    else:
+        headline = "Property not checked: a valid question was not answered"
+    lines = [headline]
+    for question, outcome in zip(questions, outcomes, strict=True):
+        lines += [f"  {question}", f"    -> {indent(str(outcome), 7)}"]
+    lines.append(f"  Rule: {rule}")
+    raise KataFailure("\n".join(lines), impl=impl, questions=questions, outcomes=outcomes)
+
+
+def indent(text: str, by: int = 2) -> str:
+    """Continuation lines of a multi-line outcome, indented under its first line."""
+    return text.replace("\n", "\n" + " " * by)

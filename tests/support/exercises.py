@@ -1,0 +1,131 @@
+"""The kata's exercises, each declared once: adding a variant is adding an `Exercise` here.
+
+An exercise is a contract (the names a candidate's module provides), a
+reference module, a starter (``starters/<name>.py``), its tests
+(``tests/<name>/``), its gallery (``gallery/<name>/``: known mistakes, one per
+module, and right answers written unlike the reference) and the rubric points
+its tests are marked with.  A test carries exactly one point as a marker
+(``@pytest.mark.boundary``); a point belongs to exactly one exercise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class Point:
+    """One thing an interviewer scores."""
+
+    name: str
+    title: str
+    # "tests": scored by the suite.  "interview": scored by the interviewer from the
+    # conversation (RUBRIC.md says how); the scorecard lists it as a reminder.
+    scored_by: str = "tests"
+
+
+@dataclass(frozen=True)
+class Exercise:
+    name: str
+    title: str
+    names: tuple[str, ...]  # what a candidate implements; any of them attempts the exercise
+    types: tuple[str, ...]  # record types a module may define itself or import from the reference
+    reference: str  # the reference module, which provides every name
+    points: tuple[Point, ...]
+
+    @property
+    def starter(self) -> Path:
+        return ROOT / "starters" / f"{self.name}.py"
+
+    @property
+    def tests(self) -> Path:
+        return ROOT / "tests" / self.name
+
+    @property
+    def gallery(self) -> Path:
+        return ROOT / "gallery" / self.name
+
+
+DETECTOR = Exercise(
+    name="detector",
+    title="which rank stopped, and when",
+    names=("detect", "misses_for_budget", "HeartbeatMonitor"),
+    types=("Heartbeat", "Stopped"),
+    reference="solution",
+    points=(
+        Point("receive_clock", "The collector's receive clock, never sender timestamps"),
+        Point("boundary", "The exact boundary: reported iff silence > timeout"),
+        Point("never_heard", "Never-heard ranks are silent since start"),
+        Point("replay", "Replay as of now: later heartbeats ignored, those at now counted"),
+        Point(
+            "input_order",
+            "The latest heartbeat, whatever the input's order or form; the input never modified",
+        ),
+        Point("ordering", "Ordered by silence, so the first rank to stop comes first"),
+        Point("oracle", "Every small case agrees with a brute-force oracle"),
+        Point("validation", "Bad input raises ValueError on every path; nothing silently dropped"),
+        Point("threshold", "The threshold from a false-positive budget, exactly, at any size"),
+        Point("monitor", "The streaming monitor agrees with detect at every step"),
+        Point("monitor_cost", "A beat costs O(1) and a check O(1 + ranks reported), amortized"),
+        Point(
+            "false_positives",
+            "What produces false positives: causes, mechanisms, mitigations",
+            scored_by="interview",
+        ),
+    ),
+)
+
+SWEEP = Exercise(
+    name="sweep",
+    title="sweep-line utilization",
+    names=(
+        "intervals_from_events",
+        "idle_windows",
+        "underused_windows",
+        "utilization",
+        "overlapping_jobs",
+        "peak_concurrency",
+    ),
+    types=("Busy", "Window", "Event"),
+    reference="variants.sweep",
+    points=(
+        Point(
+            "sweep_convention",
+            "Half-open intervals, ends before starts: touching ones neither overlap nor gap",
+        ),
+        Point("sweep_edges", "Zero-length intervals, horizon, bucket and log edges, empty logs"),
+        Point("sweep_input", "Any iterable, in any order, read once"),
+        Point(
+            "sweep_events",
+            "Event logs paired exactly: unterminated starts kept, inconsistencies refused",
+        ),
+        Point("sweep_windows", "Idle and underused windows, maximal, exactly"),
+        Point("sweep_utilization", "Utilization per bucket, in exact arithmetic"),
+        Point("sweep_overlaps", "Every pair of overlapping jobs, once each"),
+        Point("sweep_peak", "Peak concurrency, and the first window it held"),
+        Point("sweep_validation", "Bad input raises ValueError in every function"),
+        Point("sweep_scaling", "Overlaps in O(n log n + pairs), not O(n**2)"),
+    ),
+)
+
+EXERCISES: dict[str, Exercise] = {exercise.name: exercise for exercise in (DETECTOR, SWEEP)}
+
+# Every point by name, with its exercise, in rubric order.
+POINTS: dict[str, tuple[Exercise, Point]] = {
+    point.name: (exercise, point) for exercise in EXERCISES.values() for point in exercise.points
+}
+
+# Tests of this project's own tools (CLI, demo, write-up, the harness itself),
+# not of a contract: they run only against the reference.
+REFERENCE_ONLY = "reference"
+
+
+def exercise_of_path(path: Path) -> Exercise | None:
+    """The exercise whose tests live at or under `path`, if any."""
+    for exercise in EXERCISES.values():
+        if path == exercise.tests or exercise.tests in path.parents:
+            return exercise
+    return None

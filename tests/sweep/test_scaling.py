@@ -1,0 +1,60 @@
+"""overlapping_jobs in O(n log n + pairs), counted: never every interval against every other.
+
+Work is the Python lines executed (tests/support/cost.py), never time; times
+are `Counted` ints, so comparisons done in C count too.  On a staircase of
+intervals, each overlapping only the next, pairs grow linearly with n: the
+sweep's work per interval grows like log n at most, all pairs' like n.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tests.support.checks import expect
+from tests.support.cost import Counted, Growth, cost_question, work
+from tests.support.impl import Implementation, load
+from tests.support.outcomes import Question, ask
+
+pytestmark = pytest.mark.sweep_scaling
+
+INTERVALS = 64
+LIMIT = 3.0  # n log n work per interval grows ~1.4x for 8x the intervals; n**2 grows 8x
+RULE = (
+    "O(n log n + pairs): sort the endpoints once and pair each job, as it turns active, with "
+    "the jobs active then; never compare every interval with every other."
+)
+
+
+def per_interval(impl: Implementation) -> Callable[[int], float]:
+    overlapping_jobs, busy = impl.require("overlapping_jobs"), impl.type_named("Busy")
+
+    def measure(count: int) -> float:
+        # A staircase: each interval overlaps the next only.
+        log = [busy(i % 8, f"job{i}", Counted(3 * i), Counted(3 * i + 5)) for i in range(count)]
+        return work(lambda: overlapping_jobs(log)) / count
+
+    return measure
+
+
+def question() -> Question:
+    return cost_question(
+        f"overlapping_jobs on {INTERVALS}, then {8 * INTERVALS} intervals, each overlapping "
+        "only the next",
+        per_interval,
+        INTERVALS,
+        limit=LIMIT,
+        unit="interval",
+    )
+
+
+def test_overlaps_cost_grows_with_the_pairs_not_with_every_pair_of_intervals(
+    impl: Implementation,
+) -> None:
+    expect(impl, question(), Growth(level=True, limit=LIMIT, unit="interval"), rule=RULE)
+
+
+def scaling_of(source: str) -> str:
+    """The cost check's answer for a module (for the write-up): its measured growth."""
+    return str(ask(question(), load(source).attempted["sweep"]))
