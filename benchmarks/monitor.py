@@ -1,13 +1,18 @@
-"""How a HeartbeatMonitor check scales with the world size, measured side by side.
+"""What a HeartbeatMonitor's beat and check cost, measured side by side in one run.
 
     python3 benchmarks/monitor.py            # 10 ranks to 1,000,000
     python3 benchmarks/monitor.py --smoke    # small sizes, for CI
 
-Every rank has beaten and nobody is silent, the steady state of a healthy
-job.  The monitor's check walks from the longest-silent rank and stops at the
-first within the timeout, so it should cost the same at every size; the naive
-check (scan every rank's last beat) grows with the world.  Printed as
-nanoseconds per check and as ratios to the 10-rank monitor, from one run.
+Checks: every rank has beaten and nobody is silent, the steady state of a
+healthy job.  The monitor's check walks from the longest-silent rank and
+stops at the first within the timeout, so it should cost the same at every
+size; the naive check (scan every rank's last beat) grows with the world.
+Printed as nanoseconds per check and as ratios to the 10-rank monitor.
+
+Beats: what a collector does for every heartbeat of every rank.  A beat is
+set beside the least any collector does, a bare ``last[rank] = clock()``
+store into a dict, with the same clock (``time.monotonic_ns``), the ranks
+beating round-robin; printed as nanoseconds per beat and their ratio.
 """
 
 from __future__ import annotations
@@ -57,10 +62,35 @@ def naive_check(last_heard: dict[int, int], now: int, timeout: int) -> list[int]
     return [rank for rank, heard in last_heard.items() if now - heard > timeout]
 
 
+def beats(world_size: int, rounds: int) -> tuple[float, float]:
+    """ns per beat of the monitor and of a bare dict store, best of five, the same clock."""
+    ranks = list(range(world_size)) * rounds
+    clock = time.monotonic_ns
+
+    def bare() -> None:
+        last: dict[int, int] = {}
+        for rank in ranks:
+            last[rank] = clock()
+
+    beat = HeartbeatMonitor(world_size, 5 * 10**9, clock=clock).beat
+
+    def monitored() -> None:
+        for rank in ranks:
+            beat(rank)
+
+    return per_call_ns(monitored, 1) / len(ranks), per_call_ns(bare, 1) / len(ranks)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="small sizes, for CI")
-    sizes = [10, 1_000, 10_000] if parser.parse_args().smoke else [10, 1_000, 100_000, 1_000_000]
+    smoke = parser.parse_args().smoke
+    print(f"{'ranks':>10}  {'monitor ns/beat':>16}  {'dict store ns':>14}  {'ratio':>6}")
+    for size in [1_024] if smoke else [1_024, 100_000]:
+        monitor_ns, bare_ns = beats(size, rounds=20 if smoke else max(1, 2_000_000 // size))
+        print(f"{size:>10,}  {monitor_ns:>16.0f}  {bare_ns:>14.0f}  {monitor_ns / bare_ns:>5.2f}x")
+    print()
+    sizes = [10, 1_000, 10_000] if smoke else [10, 1_000, 100_000, 1_000_000]
     print(f"{'ranks':>10}  {'monitor ns/check':>17}  {'x 10 ranks':>10}  {'naive ns/check':>15}")
     baseline = None
     for size in sizes:

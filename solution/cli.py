@@ -10,16 +10,20 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from pathlib import Path
 
 from solution import demo
-from solution.detector import Stopped, check_heartbeat, check_window, detect
-from solution.logfile import InputError, format_time, parse_time, read_log
+from solution.detector import Heartbeat, Stopped, detect
+from solution.logfile import InputError, format_time, name_of, parse_time
+from solution.replay import replay
 from solution.threshold import Threshold
 
 EXIT_BAD_INPUT = 2
 PROG = "python -m solution"
+RANK_LIMIT = 1 << 20  # the most ranks a world is inferred to have from a log alone
+WORLD_SIZE_LIMIT = 1 << 22  # the most ranks --world-size may say (each may be listed)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -54,14 +58,17 @@ def _parser() -> argparse.ArgumentParser:
         "of the collector's monotonic clock (any unit: ns, ms, ...; --timeout, --now and "
         "--start in the same unit), or with --seconds decimal seconds with up to 9 "
         "decimals, converted exactly to nanoseconds (never through a float). "
-        "sent_at must parse but is never used.",
+        "sent_at must parse but is never used. The log is read in one pass, in memory "
+        "that grows with the ranks, not the lines.",
     )
-    log.add_argument("log", type=Path, metavar="LOG")
+    log.add_argument("log", type=Path, metavar="LOG", help="the CSV log, or - for standard input")
     log.add_argument("--timeout", required=True, help="report a rank silent for more than this")
     log.add_argument("--now", help="replay as of this time (default: the latest received_at)")
     log.add_argument("--start", help="when the job started (default: the earliest received_at)")
     log.add_argument(
-        "--world-size", type=int, help="number of ranks (default: the largest rank in LOG + 1)"
+        "--world-size",
+        type=int,
+        help=f"number of ranks (default: the largest rank in LOG + 1, if below {RANK_LIMIT:,})",
     )
     log.add_argument("--seconds", action="store_true", help="times are decimal seconds")
     log.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -76,77 +83,77 @@ def _parser() -> argparse.ArgumentParser:
     )
     plan.add_argument("--interval", type=int, required=True, help="time between heartbeats")
     plan.add_argument(
-        "--miss-probability", type=Fraction, required=True, help="P(a heartbeat is lost or late)"
+        "--miss-probability", type=_exact, required=True, help="P(a heartbeat is lost or late)"
     )
     plan.add_argument("--ranks", type=int, required=True, help="ranks heartbeating")
     plan.add_argument("--horizon", type=int, required=True, help="time the budget covers")
-    plan.add_argument("--budget", type=Fraction, default=Fraction(1), help="false alarms allowed")
+    plan.add_argument("--budget", type=_exact, default=Fraction(1), help="false alarms allowed")
     plan.add_argument("--delay", type=int, default=0, help="margin for a late heartbeat")
     return parser
 
 
 def _detect(args: argparse.Namespace) -> int:
-    numbered = read_log(args.log, seconds=args.seconds)
-    beats = [beat for _, beat in numbered]
-    received = [beat.received_at for beat in beats]
-    if not beats and None in (args.now, args.start, args.world_size):
-        raise InputError(f"{args.log}: no heartbeats: give --now, --start and --world-size")
-    timeout = _time_flag("--timeout", args.timeout, seconds=args.seconds)
-    now = _time_flag("--now", args.now, seconds=args.seconds, default=max(received, default=0))
-    start = _time_flag(
-        "--start", args.start, seconds=args.seconds, default=min(received, default=0)
+    timeout, now, start = (
+        _time_flag(flag, text, seconds=args.seconds)
+        for flag, text in (
+            ("--timeout", args.timeout),
+            ("--now", args.now),
+            ("--start", args.start),
+        )
     )
-    world_size = args.world_size
-    if world_size is None:
-        world_size = 1 + max(beat.rank for beat in beats)
-    try:
-        check_window(world_size=world_size, start=start, now=now, timeout=timeout)
-    except ValueError as error:
-        raise InputError(str(error)) from None
-    for line, beat in numbered:
-        try:
-            check_heartbeat(beat, world_size=world_size, start=start)
-        except ValueError as error:
-            raise InputError(f"{args.log}:{line}: {error}") from None
-    stopped = detect(beats, world_size=world_size, start=start, now=now, timeout=timeout)
+    assert timeout is not None  # --timeout is required
+    if timeout < 0:
+        raise InputError(f"--timeout {args.timeout} is negative: a timeout is >= 0")
+    if args.world_size is not None and not 0 <= args.world_size <= WORLD_SIZE_LIMIT:
+        raise InputError(
+            f"--world-size {args.world_size} is not a job's size: 0 to {WORLD_SIZE_LIMIT:,} ranks"
+        )
+    if now is not None and start is not None and now < start:
+        raise InputError(f"--now {args.now} is before --start {args.start}")
+    log = replay(
+        args.log,
+        seconds=args.seconds,
+        world_size=args.world_size,
+        start=start,
+        now=now,
+        rank_limit=RANK_LIMIT,
+    )
+    if log.earliest is None or log.last is None:  # no heartbeat in the log
+        if now is None or start is None or args.world_size is None:
+            raise InputError(
+                f"{name_of(args.log)}: no heartbeats: give --now, --start and --world-size"
+            )
+        log.earliest = log.last = start
+    as_of = log.last if now is None else now
+    since = log.earliest if start is None else start
+    if as_of < since:
+        raise InputError(
+            f"--now {args.now} is before the first heartbeat, received at "
+            f"{format_time(since, seconds=args.seconds)}: pass --start too"
+        )
+    world_size = log.top_rank + 1 if args.world_size is None else args.world_size
+    # One heartbeat per rank, its latest as of now: the question detect answers is the same.
+    latest = (Heartbeat(rank, received, received) for rank, received in log.latest.items())
+    stopped = detect(latest, world_size=world_size, start=since, now=as_of, timeout=timeout)
     if args.json:
-        print(
-            json.dumps(
-                _as_json(stopped, world_size=world_size, start=start, now=now, timeout=timeout)
-            )
-        )
+        window = {"world_size": world_size, "start": since, "now": as_of, "timeout": timeout}
+        print(json.dumps({**window, "stopped": [s._asdict() for s in stopped]}))
     else:
-        print(
-            _as_table(
-                stopped, world_size=world_size, now=now, timeout=timeout, seconds=args.seconds
-            )
-        )
+        print(_as_table(stopped, world_size, now=as_of, timeout=timeout, seconds=args.seconds))
     return 0
 
 
-def _time_flag(flag: str, text: str | None, *, seconds: bool, default: int = 0) -> int:
+def _time_flag(flag: str, text: str | None, *, seconds: bool) -> int | None:
     if text is None:
-        return default
+        return None
     try:
         return parse_time(text, seconds=seconds)
     except ValueError as error:
         raise InputError(f"{flag}: {error}") from None
 
 
-def _as_json(
-    stopped: list[Stopped], *, world_size: int, start: int, now: int, timeout: int
-) -> dict[str, object]:
-    return {
-        "world_size": world_size,
-        "start": start,
-        "now": now,
-        "timeout": timeout,
-        "stopped": [s._asdict() for s in stopped],
-    }
-
-
 def _as_table(
-    stopped: list[Stopped], *, world_size: int, now: int, timeout: int, seconds: bool
+    stopped: list[Stopped], world_size: int, *, now: int, timeout: int, seconds: bool
 ) -> str:
     def time(ticks: int | None) -> str:
         return "never" if ticks is None else format_time(ticks, seconds=seconds)
@@ -193,21 +200,45 @@ def explain(plan: Threshold, k: int) -> list[str]:
     """The threshold arithmetic, one step a line."""
     n, p, budget = plan.opportunities, plan.miss_probability, plan.budget
     earliest, latest = plan.detection_time
-    above = f"k = {k - 1}: n * p**{k - 1} = {_decimal(n * p ** (k - 1))} > {budget}"
+    above = f"k = {k - 1}: n * p**{k - 1} = {_about(n, p, k - 1, budget)} > {budget}"
     return [
         f"opportunities  n = ranks * horizon / interval = {plan.ranks} * {plan.horizon} / "
         f"{plan.interval} = {n}",
         f"misses         k = {k}, the smallest k >= 1 with n * p**k <= budget (p = {p})",
         *([f"                 {above}"] if k > 1 else []),
-        f"                 k = {k}: n * p**{k} = {_decimal(n * p**k)} <= {budget}",
+        f"                 k = {k}: n * p**{k} = {_about(n, p, k, budget)} <= {budget}",
         f"timeout        k * interval + delay = {k} * {plan.interval} + {plan.delay} = "
         f"{plan.timeout}: report a rank silent for more than this",
-        f"false alarms   at most {_decimal(plan.expected_false_alarms)} expected over the "
-        f"horizon (budget {budget})",
+        f"false alarms   at most {_about(n, p, k, budget)} expected over the horizon "
+        f"(budget {budget})",
         f"detection      {earliest} to {latest} after a death: (k-1) to k intervals, plus delay",
     ]
 
 
-def _decimal(value: Fraction) -> str:
-    """A readable rendering of an exact value (four significant digits)."""
-    return f"{value.numerator / value.denominator:.4g}"
+def _about(n: int, p: Fraction, k: int, budget: Fraction) -> str:
+    """n * p**k to four significant digits, or as many as tell it from the budget.
+
+    From logarithms: p**k may have millions of digits.
+    """
+    if n == 0 or p == 0:
+        return "0"
+    with localcontext() as context:
+        context.prec = 40 + len(str(k))
+        exponent = Decimal(n).ln() + k * (Decimal(p.numerator).ln() - Decimal(p.denominator).ln())
+        limit = Decimal(budget.numerator) / Decimal(budget.denominator)
+        for digits in range(4, 20):
+            context.prec = digits
+            value, bound = +exponent.exp(), +limit
+            if value != bound:
+                break
+    return f"{value:.{digits}g}" if Decimal("1e-4") <= value < Decimal("1e16") else f"{value:.3e}"
+
+
+def _exact(text: str) -> Fraction:
+    """A decimal or a fraction, exactly (0.01, 1/8); argparse reports anything else."""
+    try:
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an exact decimal or fraction such as 0.01 or 1/8"
+        ) from None

@@ -1,4 +1,4 @@
-"""From a false-positive budget to a timeout, in exact arithmetic.
+"""From a false-positive budget to a timeout, in exact arithmetic, fast at any size.
 
 Model: each heartbeat slot of each rank is an *opportunity*; a heartbeat is
 lost or later than the delay margin with probability p, independently.  A
@@ -9,14 +9,19 @@ n opportunities the expected number of false alarms is at most ``n * p**k``
 
     k = min { k >= 1 : n * p**k <= budget }
 
-Everything is a `Fraction`: at an exact boundary (p = 1/8, n = 8**7,
-budget = 1) the float formula ``ceil(log(budget / n) / log(p))`` gives 8
-where the answer is 7.
+exactly: at p = 1/8, n = 8**7, budget = 1 the float formula
+``ceil(log(budget / n) / log(p))`` gives 8 where the answer is 7.  And fast:
+at p = 0.99999 the answer is in the millions, where exact powers of p take
+seconds.  So k is estimated from logarithms and confirmed at k and k - 1,
+each comparison exact where an exact tie is possible and, where none is,
+decided by logarithms whose error is bounded (`decimal` is correctly
+rounded), with more digits until the bound decides.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import ROUND_CEILING, Decimal, localcontext
 from fractions import Fraction
 from math import ceil
 
@@ -39,20 +44,64 @@ def misses_for_budget(
         raise ValueError(f"opportunities must be >= 0, got {opportunities}")
     if allowed <= 0:
         raise ValueError(f"budget must be > 0, got {budget}")
+    if p == 0 or opportunities <= allowed:
+        return 1
+    question = _Budget(
+        p.numerator, p.denominator, opportunities * allowed.denominator, allowed.numerator
+    )
+    k = question.estimate()
+    while k > 1 and question.within(k - 1):
+        k -= 1
+    while not question.within(k):
+        k += 1
+    return k
 
-    def over_budget(k: int) -> bool:
-        return opportunities * p**k > allowed
 
-    # Expected false alarms fall as k grows, so search: double until within
-    # budget, then bisect.  O(log k) exact powers instead of k multiplications.
-    high = 1
-    while over_budget(high):
-        high *= 2
-    low = high // 2  # over budget, or 0 when high == 1
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (middle, high) if over_budget(middle) else (low, middle)
-    return high
+@dataclass(frozen=True)
+class _Budget:
+    """Whether ``n * p**k <= budget`` for p = a/b and budget = c/d, as ``nd * a**k <= c * b**k``."""
+
+    a: int  # 0 < a < b, in lowest terms
+    b: int
+    nd: int  # n * d, with n > c/d
+    c: int
+
+    def within(self, k: int) -> bool:
+        a, b, nd, c = self.a, self.b, self.nd, self.c
+        # A tie needs b**k to divide n*d (gcd(a, b) = 1), so b**k <= n*d: where that
+        # may hold, the exact powers are small; elsewhere logs decide, as no tie exists.
+        if k * (b.bit_length() - 1) < nd.bit_length() or k * b.bit_length() <= 4096:
+            return bool(nd * a**k <= c * b**k)  # int ** int is typed Any: it may be a float
+        digits = 40
+        while True:
+            excess, error = self._log_excess(k, digits)
+            if abs(excess) > error:
+                return excess < 0
+            digits *= 2
+
+    def _log_excess(self, k: int, digits: int) -> tuple[Decimal, Decimal]:
+        """ln(n*d) - ln(c) + k*(ln a - ln b), and a bound on its error, to `digits` digits."""
+        with localcontext() as context:
+            context.prec = digits
+            logs = [Decimal(x).ln() for x in (self.nd, self.c, self.a, self.b)]
+            excess = logs[0] - logs[1] + k * (logs[2] - logs[3])
+            scale = abs(logs[0]) + abs(logs[1]) + k * (abs(logs[2]) + abs(logs[3])) + 1
+            return excess, 4 * scale * Decimal(10) ** (1 - digits)
+
+    def estimate(self) -> int:
+        """k within a step of the answer: ln(n / budget) / -ln(p), to enough digits."""
+        digits = 40
+        while True:
+            with localcontext() as context:
+                context.prec = digits
+                log_a, log_b = Decimal(self.a).ln(), Decimal(self.b).ln()
+                drop = log_b - log_a  # -ln(p) > 0, less exact the closer p is to 1
+                error = 4 * (log_b + log_a + 1) * Decimal(10) ** (1 - digits)
+                if drop > error:
+                    k = (Decimal(self.nd).ln() - Decimal(self.c).ln()) / drop
+                    if k * error / (drop - error) < Decimal("0.25"):  # off by under a step
+                        return max(1, int(k.to_integral_value(rounding=ROUND_CEILING)))
+            digits *= 2
 
 
 @dataclass(frozen=True)

@@ -49,47 +49,6 @@ def test_underused_windows_on_request() -> None:
     assert "Fewer than 2 GPUs busy: [10800, 12600), [25200, 28800)" in result.stdout
 
 
-@pytest.mark.parametrize(
-    ("log", "flags", "message"),
-    [
-        (
-            "time,gpu,job,event\n0,0,a,start\n5,0,a,stop\n7,0,a,stop\n",
-            [],
-            "log.csv:4: stop without a start",
-        ),
-        ("time,gpu,job,event\n9,0,a,start\n3,0,a,stop\n", [], "log.csv:3: stop before its start"),
-        (
-            "time,gpu,job,event\n0,0,a,start\n2,0,a,start\n",
-            [],
-            "log.csv:3: start of a job already running",
-        ),
-        ("time,gpu,job,event\n-1,0,a,start\n", [], "log.csv:2: negative time or GPU"),
-        ("time,gpu,job,event\n0,0,a,pause\n", [], "log.csv:2: unknown kind 'pause'"),
-        ("time,gpu,job,event\n0,7,a,start\n", [], "log.csv:2: GPU 7 is outside [0, 4)"),
-        ("time,gpu,job,event\n1.5,0,a,start\n", [], "log.csv:2: time '1.5' is not an integer"),
-        ("time,gpu,job,event\n0,0,a\n", [], "log.csv:2: expected 4 fields"),
-        ("time,gpu,job\n0,0,a\n", [], "log.csv:1: expected the header time,gpu,job,event"),
-        ("", [], "log.csv: empty file"),
-        ("time,gpu,job,event\n", [], "log.csv: no events"),
-        (
-            "time,gpu,job,event\n0,0,a,start\n9,0,a,stop\n",
-            ["--until", "5"],
-            "log.csv:3: event after the end",
-        ),
-    ],
-)
-def test_bad_input_exits_2_naming_the_file_and_line(
-    tmp_path: Path, log: str, flags: list[str], message: str
-) -> None:
-    path = tmp_path / "log.csv"
-    path.write_text(log)
-    result = run(path, "--gpus", "4", *flags)
-    assert result.returncode == BAD_INPUT
-    assert message in result.stderr
-    assert "Traceback" not in result.stderr
-    assert result.stdout == ""
-
-
 def test_a_missing_log_and_a_bad_flag_exit_2(tmp_path: Path) -> None:
     missing = run(tmp_path / "nowhere.csv", "--gpus", "4")
     assert (missing.returncode, "cannot read" in missing.stderr) == (BAD_INPUT, True)

@@ -10,6 +10,7 @@ operation: constant work stays about level, O(n) work grows about 8-fold.
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -68,12 +69,15 @@ def work(thunk: Callable[[], Any]) -> int:
             count += 1
         return trace
 
-    previous = sys.gettrace()
+    previous, collecting = sys.gettrace(), gc.isenabled()
+    gc.disable()  # a collection would run other objects' finalizers inside the count
     sys.settrace(trace)
     try:
         thunk()
     finally:
         sys.settrace(previous)
+        if collecting:
+            gc.enable()
     return count
 
 

@@ -95,7 +95,7 @@ def ask(question: Question, impl: Implementation, *, seconds: float = CANDIDATE_
             value = question.ask(impl)
     except NotImplementedYet:
         raise
-    except _TooSlowError:
+    except TimeLimitError:
         return TooSlow(seconds)
     except ShapeError as error:
         problem, *shown = error.args
@@ -126,12 +126,12 @@ def where_raised(trace: TracebackType | None, file: str | None) -> str:
     return "\n".join(lines)
 
 
-class _TooSlowError(Exception):
-    pass
+class TimeLimitError(Exception):
+    """Raised into the running code when its time limit is up."""
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
-    raise _TooSlowError
+    raise TimeLimitError
 
 
 @contextmanager

@@ -12,7 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from solution.logfile import InputError, parse_integer, read_csv
+from solution.logfile import InputError, name_of, parse_integer, read_csv
 from variants.sweep.events import Event, EventError, intervals_from_events
 from variants.sweep.sweep import (
     Busy,
@@ -26,6 +26,7 @@ from variants.sweep.sweep import (
 
 HEADER = ("time", "gpu", "job", "event")
 BAR = 40  # characters for 100%
+MAX_BUCKETS = 10_000  # rows of a report anyone could read
 
 
 def add_parser(commands: Any) -> None:
@@ -38,13 +39,17 @@ def add_parser(commands: Any) -> None:
         epilog="LOG is CSV with the header time,gpu,job,event (event: start or stop). Times "
         "are integer ticks of one clock (seconds, say); --until, --horizon and --bucket use "
         "the same unit. Intervals are half-open [start, end). A start never stopped is busy "
-        "until --until.",
+        f"until --until. A report has at most {MAX_BUCKETS:,} buckets.",
     )
-    command.add_argument("log", type=Path, metavar="LOG")
+    command.add_argument("log", type=Path, metavar="LOG", help="the CSV log, or - for stdin")
     command.add_argument("--gpus", type=int, required=True, help="GPUs in the cluster")
     command.add_argument("--until", type=int, help="when the log was cut (default: its last event)")
     command.add_argument(
-        "--horizon", type=int, nargs=2, metavar=("START", "END"), help="default: [0, until)"
+        "--horizon",
+        type=int,
+        nargs=2,
+        metavar=("START", "END"),
+        help="default: [the first event's time, until)",
     )
     command.add_argument("--bucket", type=int, default=3600, help="bucket width (default 3600)")
     command.add_argument("--below", type=int, help="also list windows with fewer GPUs busy")
@@ -58,19 +63,28 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--gpus and --bucket must be > 0")
     numbered = read_events(args.log)
     if not numbered:
-        raise InputError(f"{args.log}: no events")
+        raise InputError(f"{name_of(args.log)}: no events")
     events = [event for _, event in numbered]
     until = max(event.time for event in events) if args.until is None else args.until
     for line, event in numbered:
         if event.gpu >= args.gpus:
-            raise InputError(f"{args.log}:{line}: GPU {event.gpu} is outside [0, {args.gpus})")
+            where = f"{name_of(args.log)}:{line}"
+            raise InputError(f"{where}: GPU {event.gpu} is outside [0, {args.gpus})")
     try:
         busy = intervals_from_events(events, until=until)
     except EventError as error:
-        raise InputError(f"{args.log}:{numbered[error.index][0]}: {error}") from None
-    horizon = Window(*(args.horizon or (0, until)))
+        raise InputError(f"{name_of(args.log)}:{numbered[error.index][0]}: {error}") from None
+    # From the first event, not 0: with epoch-second times, 0 is decades before the log.
+    horizon = Window(*(args.horizon or (min(event.time for event in events), until)))
     if horizon.start > horizon.end:
         raise InputError(f"--horizon ends before it starts: {list(horizon)}")
+    buckets = -(-(horizon.end - horizon.start) // args.bucket)
+    if buckets > MAX_BUCKETS:
+        raise InputError(
+            f"--bucket {args.bucket} cuts [{horizon.start}, {horizon.end}) into {buckets:,} "
+            f"buckets, more than the {MAX_BUCKETS:,} rows a report can show: pass a larger "
+            "--bucket or a shorter --horizon"
+        )
     report = _report(busy, args, horizon)
     print(json.dumps(report) if args.json else "\n".join(_text(report, args.gpus)))
     return 0
