@@ -54,14 +54,18 @@ def test_only_the_exercises_a_module_attempts_are_collected(tmp_path: Path) -> N
     result = run_kata("--impl", "solution.detector", "--rubric", "--rubric-json", str(card))
     assert result.returncode == 0, result.stdout[-2000:]
     document = json.loads(card.read_text())
-    assert document["exercises"] == {"detector": "attempted", "sweep": "not attempted"}
+    assert document["exercises"] == {
+        "detector": "attempted",
+        "sweep": "not attempted",
+        "retry": "not attempted",
+    }
     assert "tests/sweep" not in result.stdout
     points = document["points"]
     assert points["threshold"]["result"] == "not attempted"
     assert points["monitor"]["result"] == "not attempted"
     assert points["boundary"]["result"] == "passed"
     assert points["validation"]["result"] == "partial"  # detect's tests passed, the rest skipped
-    assert "Not attempted (no test collected): sweep" in result.stdout
+    assert "Not attempted (no test collected): sweep, retry" in result.stdout
 
 
 def test_the_scorecard_is_the_last_thing_printed(tmp_path: Path) -> None:

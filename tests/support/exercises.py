@@ -111,7 +111,45 @@ SWEEP = Exercise(
     ),
 )
 
-EXERCISES: dict[str, Exercise] = {exercise.name: exercise for exercise in (DETECTOR, SWEEP)}
+RETRY = Exercise(
+    name="retry",
+    title="retries: backoff, what to retry, a budget, idempotency keys",
+    names=(
+        "exponential_backoff",
+        "full_jitter",
+        "equal_jitter",
+        "decorrelated_jitter",
+        "is_retryable",
+        "is_safe_to_repeat",
+        "call_with_retries",
+        "RetryBudget",
+        "IdempotencyStore",
+    ),
+    types=("Failure", "Policy", "Attempt", "InProgress"),
+    reference="variants.retry",
+    points=(
+        Point("retry_backoff", "Capped exponential backoff, exact at any retry"),
+        Point("retry_jitter", "Full, equal and decorrelated jitter: exact bounds, uniform, seeded"),
+        Point("retry_classify", "Only retryable failures of operations safe to repeat"),
+        Point("retry_limits", "Attempts include the first; the deadline is never slept past"),
+        Point("retry_pushback", "A server's Retry-After honoured, and capped"),
+        Point("retry_surface", "Giving up raises the last failure itself, with the history"),
+        Point("retry_budget", "A retry budget: gRPC's token throttling, exactly"),
+        Point(
+            "retry_idempotency",
+            "Idempotency keys: run once, outcome replayed, parameters compared, expiry",
+        ),
+        Point("retry_concurrency", "A duplicate racing the first execution never runs it twice"),
+        Point("retry_validation", "Impossible parameters raise ValueError"),
+        Point(
+            "retry_load",
+            "What retries do to load: the arithmetic, synchronized retries, budgets",
+            scored_by="interview",
+        ),
+    ),
+)
+
+EXERCISES: dict[str, Exercise] = {exercise.name: exercise for exercise in (DETECTOR, SWEEP, RETRY)}
 
 # Every point by name, with its exercise, in rubric order.
 POINTS: dict[str, tuple[Exercise, Point]] = {

@@ -1,0 +1,493 @@
+"""The retry exercise from the tests' side: questions for each part of the contract.
+
+Backoff and jitter are asked one call at a time, or as draws from one seeded
+generator.  `call_with_retries` is asked a `Script`: what each attempt of a
+fake call does, on a fake clock whose `sleep` advances it; the answer is an
+`Observed` record of everything visible (calls, sleeps, what was raised and
+its history).  `RetryBudget` and `IdempotencyStore` are asked sequences of
+steps.  Types a candidate may define (Failure, Policy, InProgress) are
+taken from the candidate's module when it has them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import partial
+from random import Random
+from typing import Any, NamedTuple
+
+from tests.support.impl import Implementation
+from tests.support.outcomes import Question, ShapeError, shown_list
+
+
+def _int(value: Any, what: str) -> int:
+    if type(value) is not int:
+        raise ShapeError(
+            f"{what} must be an int of ticks, got a {type(value).__name__}", repr(value)
+        )
+    return value
+
+
+# --- backoff ---------------------------------------------------------------------------
+
+
+def _arguments(name: str, step: int, base: int, cap: int) -> str:
+    first = f"previous={step}" if name == "decorrelated_jitter" else f"{step}"
+    return f"{first}, base={base}, cap={cap}"
+
+
+def backoff(name: str, step: int, *, base: int, cap: int, seed: int | None = None) -> Question:
+    """One call: ``name(step, base=, cap=)`` (step is `previous` for decorrelated_jitter)."""
+    rng = "" if seed is None else f", rng=Random({seed})"
+
+    def ask(impl: Implementation) -> int:
+        function = impl.require(name)
+        extra = {} if seed is None else {"rng": Random(seed)}
+        return _int(function(step, base=base, cap=cap, **extra), name)
+
+    return Question(f"{name}({_arguments(name, step, base, cap)}{rng})", ask, str)
+
+
+def draws(name: str, step: int, *, base: int, cap: int, seed: int, count: int) -> Question:
+    """`count` calls sharing one ``Random(seed)``: the waits drawn, in order."""
+
+    def ask(impl: Implementation) -> tuple[int, ...]:
+        function, rng = impl.require(name), Random(seed)
+        return tuple(_int(function(step, base=base, cap=cap, rng=rng), name) for _ in range(count))
+
+    text = (
+        f"rng = Random({seed}); [{name}({_arguments(name, step, base, cap)}, rng=rng) "
+        f"for _ in range({count})]"
+    )
+    return Question(text, ask, _summary)
+
+
+def chain(*, base: int, cap: int, seed: int, count: int) -> Question:
+    """Decorrelated jitter as a client uses it: each wait fed back as the next previous."""
+
+    def ask(impl: Implementation) -> tuple[int, ...]:
+        function, rng = impl.require("decorrelated_jitter"), Random(seed)
+        waits, previous = [], base
+        for _ in range(count):
+            previous = _int(function(previous, base=base, cap=cap, rng=rng), "decorrelated_jitter")
+            waits.append(previous)
+        return tuple(waits)
+
+    text = (
+        f"rng, wait = Random({seed}), {base}; for {count} retries: wait = "
+        f"decorrelated_jitter(wait, base={base}, cap={cap}, rng=rng)"
+    )
+    return Question(text, ask, _summary)
+
+
+def _summary(values: Sequence[int]) -> str:
+    if len(values) <= 12:
+        return shown_list(values, str)
+    mean = Fraction(sum(values), len(values))
+    return (
+        f"{len(values)} values from {min(values)} to {max(values)}, mean {float(mean):.2f}: "
+        f"{shown_list(values[:8], str)[:-1]}, ...]"
+    )
+
+
+# --- call_with_retries ----------------------------------------------------------------------
+
+OK = ("ok", "done")
+
+
+class Observed(NamedTuple):
+    """Everything a caller of call_with_retries can see."""
+
+    ended: str  # "returned", "raised the last failure", "raised another failure", "passed a bug"
+    value: Any  # what it returned
+    calls: tuple[int, ...]  # the clock when each attempt began
+    sleeps: tuple[int, ...]
+    gave_up: str | None
+    attempts: tuple[
+        tuple[int, int, int | None, int], ...
+    ]  # (number, started_at, failure #, waited)
+    budget: tuple[Fraction, ...] = ()  # the budget's tokens at the end, if one was given
+
+    def __str__(self) -> str:
+        parts = [self.ended + (f" {self.value!r}" if self.ended == "returned" else "")]
+        parts.append(
+            f"after {len(self.calls)} calls at {list(self.calls)}, sleeping {list(self.sleeps)}"
+        )
+        if self.gave_up is not None:
+            parts.append(f"gave_up={self.gave_up!r}, attempts={list(self.attempts)}")
+        if self.budget:
+            parts.append(f"budget tokens {self.budget[0]}")
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class Script:
+    """A call whose attempts go as `outcomes` (the last repeats), and the policy asked of it.
+
+    An outcome is ``("ok", value)``, ``("bug",)`` (a RuntimeError, not a Failure), or
+    ``(kind, status, retry_after)`` for a Failure.
+    """
+
+    outcomes: tuple[tuple[Any, ...], ...]
+    method: str = "GET"
+    key: str | None = None
+    max_attempts: int = 3
+    deadline: int = 100_000
+    base: int = 10
+    cap: int = 1_000
+    max_retry_after: int = 500
+    duration: int = 0  # ticks each attempt takes
+    budget: tuple[int, Fraction] | None = None  # (max_tokens, token_ratio)
+    spent: int = 0  # failures recorded in the budget before the call
+    seed: int = 1
+    start: int = 1_000  # the clock when the call begins
+
+    def policy(self) -> dict[str, int]:
+        return {
+            "max_attempts": self.max_attempts,
+            "deadline": self.deadline,
+            "base": self.base,
+            "cap": self.cap,
+            "max_retry_after": self.max_retry_after,
+        }
+
+    def __str__(self) -> str:
+        policy = ", ".join(f"{k}={v}" for k, v in self.policy().items())
+        extra = f", idempotency_key={self.key!r}" if self.key else ""
+        budget = ""
+        if self.budget:
+            budget = f", budget=RetryBudget({self.budget[0]}, {self.budget[1]})"
+            budget += f" after {self.spent} failures recorded" if self.spent else ""
+        outcomes = ", ".join(_shown(o) for o in self.outcomes) + " (the last repeats)"
+        return (
+            f"call_with_retries(call, method={self.method!r}{extra}, policy=Policy({policy}), "
+            f"clock=clock, sleep=sleep, rng=Random({self.seed}){budget})\n"
+            f"    where the clock starts at {self.start}, sleep(t) advances it by t, each attempt "
+            f"takes {self.duration} ticks, and the attempts go: {outcomes}"
+        )
+
+
+def _shown(outcome: tuple[Any, ...]) -> str:
+    if outcome[0] == "ok":
+        return f"returns {outcome[1]!r}"
+    if outcome[0] == "bug":
+        return "raises RuntimeError (a bug, not a Failure)"
+    kind, status, retry_after = outcome
+    shown = f"Failure({kind!r}" + (f", status={status}" if status is not None else "")
+    return shown + (f", retry_after={retry_after})" if retry_after is not None else ")")
+
+
+def failure(
+    kind: str, status: int | None = None, retry_after: int | None = None
+) -> tuple[Any, ...]:
+    return (kind, status, retry_after)
+
+
+def retries(script: Script) -> Question:
+    def ask(impl: Implementation) -> Observed:
+        failure_type, policy_type = impl.type_named("Failure"), impl.type_named("Policy")
+        clock, calls, sleeps, raised = [script.start], list[int](), list[int](), list[Any]()
+
+        def sleep(ticks: int) -> None:
+            sleeps.append(ticks)
+            clock[0] += ticks
+
+        def call() -> Any:
+            outcome = script.outcomes[min(len(calls), len(script.outcomes) - 1)]
+            calls.append(clock[0])
+            clock[0] += script.duration
+            if outcome[0] == "ok":
+                return outcome[1]
+            if outcome[0] == "bug":
+                raise RuntimeError("a bug in the call itself")
+            kind, status, retry_after = outcome
+            raised.append(failure_type(kind, status=status, retry_after=retry_after))
+            raise raised[-1]
+
+        budget = None
+        if script.budget is not None:
+            budget = impl.require("RetryBudget")(*script.budget)
+            for _ in range(script.spent):
+                budget.record(success=False)
+        arguments: dict[str, Any] = {
+            "method": script.method,
+            "policy": policy_type(**script.policy()),
+            "clock": lambda: clock[0],
+            "sleep": sleep,
+            "rng": Random(script.seed),
+        }
+        if script.key is not None:
+            arguments["idempotency_key"] = script.key
+        if budget is not None:
+            arguments["budget"] = budget
+        function = impl.require("call_with_retries")
+        try:
+            value = function(call, **arguments)
+        except RuntimeError as error:
+            if str(error) != "a bug in the call itself":
+                raise
+            tokens = () if budget is None else (Fraction(budget.tokens),)
+            return Observed(
+                "passed the bug through", None, tuple(calls), tuple(sleeps), None, (), tokens
+            )
+        except failure_type as error:
+            tokens = () if budget is None else (Fraction(budget.tokens),)
+            ended = (
+                "raised the last failure"
+                if raised and error is raised[-1]
+                else "raised another failure"
+            )
+            return Observed(
+                ended,
+                None,
+                tuple(calls),
+                tuple(sleeps),
+                getattr(error, "gave_up", None),
+                _history(getattr(error, "attempts", None), raised),
+                tokens,
+            )
+        tokens = () if budget is None else (Fraction(budget.tokens),)
+        return Observed("returned", value, tuple(calls), tuple(sleeps), None, (), tokens)
+
+    return Question(str(script), ask, str)
+
+
+def _history(attempts: Any, raised: list[Any]) -> tuple[tuple[int, int, int | None, int], ...]:
+    """The attempts as (number, started_at, which failure (1-based) or None, waited)."""
+    if not isinstance(attempts, tuple | list):
+        raise ShapeError("failure.attempts must be the tuple of attempts", repr(attempts))
+    history = []
+    for attempt in attempts:
+        try:
+            which = next(
+                (i + 1 for i, f in enumerate(raised) if f is attempt.failure),
+                None if attempt.failure is None else -1,
+            )
+            history.append((attempt.number, attempt.started_at, which, attempt.waited))
+        except AttributeError as error:
+            raise ShapeError(
+                f"an Attempt needs number, started_at, failure, waited: {error}", repr(attempt)
+            ) from None
+    return tuple(history)
+
+
+def classify(name: str, *arguments: Any) -> Question:
+    """is_retryable(Failure(...)) or is_safe_to_repeat(method, key)."""
+
+    def ask(impl: Implementation) -> bool:
+        function = impl.require(name)
+        if name == "is_retryable":
+            kind, status, retry_after = arguments
+            result = function(
+                impl.type_named("Failure")(kind, status=status, retry_after=retry_after)
+            )
+        else:
+            result = function(*arguments)
+        if not isinstance(result, bool):
+            raise ShapeError(f"{name} must return a bool", repr(result))
+        return result
+
+    shown = _shown(arguments) if name == "is_retryable" else ", ".join(map(repr, arguments))
+    return Question(f"{name}({shown})", ask, repr)
+
+
+# --- RetryBudget ---------------------------------------------------------------------------------
+
+
+def budget(max_tokens: int, ratio: Fraction | int | float, steps: str) -> Question:
+    """RetryBudget(max_tokens, ratio), then `steps` ('s' a success, 'f' a failure); after
+    each: (tokens, allows_retry())."""
+
+    def ask(impl: Implementation) -> tuple[tuple[Fraction, bool], ...]:
+        made = impl.require("RetryBudget")(max_tokens, ratio)
+        states = [(Fraction(made.tokens), made.allows_retry())]
+        for step in steps:
+            made.record(success=step == "s")
+            states.append((Fraction(made.tokens), made.allows_retry()))
+        for _, allows in states:
+            if not isinstance(allows, bool):
+                raise ShapeError("allows_retry() must return a bool", repr(allows))
+        return tuple(states)
+
+    shown = " ".join("record(success=True)" if s == "s" else "record(success=False)" for s in steps)
+    return Question(
+        f"RetryBudget({max_tokens}, {ratio!r}), then: {shown or 'nothing'}; after each, "
+        "(tokens, allows_retry())",
+        ask,
+        lambda states: ", ".join(f"({t}, {a})" for t, a in states),
+    )
+
+
+# --- IdempotencyStore -----------------------------------------------------------------------
+
+Step = tuple[Any, ...]
+# ("execute", key, params, returns)   the operation returns `returns`
+# ("fail", key, params, message)      the operation raises RuntimeError(message)
+# ("nested", key, params, inner_params)  the operation, while running, executes the same key
+# ("advance", ticks)
+
+
+def store(ttl: int, steps: Sequence[Step], *, start: int = 500) -> Question:
+    """IdempotencyStore(ttl, clock=clock), then `steps`; each step's outcome and the runs."""
+
+    def ask(impl: Implementation) -> tuple[Any, ...]:
+        clock, runs = [start], list[str]()
+        made = impl.require("IdempotencyStore")(ttl, clock=lambda: clock[0])
+        in_progress = impl.type_named("InProgress")
+        errors: list[BaseException] = []
+        outcomes: list[Any] = []
+
+        def outcome_of(thunk: Callable[[], Any]) -> Any:
+            try:
+                return ("returned", thunk())
+            except in_progress:
+                return ("refused: in progress",)
+            except ValueError:
+                return ("ValueError",)
+            except RuntimeError as error:
+                seen = next((i + 1 for i, e in enumerate(errors) if e is error), None)
+                if seen is None:
+                    errors.append(error)
+                    seen = len(errors)
+                return ("raised", str(error), f"exception #{seen}")
+
+        for step in steps:
+            if step[0] == "advance":
+                clock[0] += step[1]
+                continue
+            kind, key, params, detail = step
+
+            def operation(kind: str = kind, key: str = key, detail: Any = detail) -> Any:
+                runs.append(key)
+                if kind == "fail":
+                    raise RuntimeError(detail)
+                if kind == "nested":
+                    return (
+                        "while running",
+                        outcome_of(lambda: made.execute(key, detail, lambda: "inner")),
+                    )
+                return detail
+
+            outcomes.append(outcome_of(partial(made.execute, key, params, operation)))
+        return (tuple(outcomes), tuple(runs))
+
+    shown = "; ".join(_step(step) for step in steps)
+    return Question(
+        f"store = IdempotencyStore({ttl}, clock=clock) with the clock at {start}; {shown}",
+        ask,
+        lambda answer: f"outcomes {list(answer[0])}; operations run for keys {list(answer[1])}",
+    )
+
+
+def _step(step: Step) -> str:
+    if step[0] == "advance":
+        return f"clock advances {step[1]}"
+    kind, key, params, detail = step
+    what = {
+        "execute": f"returns {detail!r}",
+        "fail": f"raises RuntimeError({detail!r})",
+        "nested": f"calls store.execute({key!r}, {detail!r}, ...) while running",
+    }[kind]
+    return f"store.execute({key!r}, {params!r}, operation that {what})"
+
+
+# --- many calls sharing one budget and one clock ------------------------------------------------
+
+RETRYABLE = frozenset({408, 429, 500, 502, 503, 504})
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """Calls made one after another through one RetryBudget, on one clock."""
+
+    max_tokens: int
+    ratio: Fraction
+    calls: tuple[Script, ...] = ()
+
+    def then(self, script: Script) -> Campaign:
+        return Campaign(self.max_tokens, self.ratio, (*self.calls, script))
+
+    def __str__(self) -> str:
+        lines = [f"budget = RetryBudget({self.max_tokens}, {self.ratio}); one clock from 1000"]
+        lines += [f"  call {i + 1}: {script}" for i, script in enumerate(self.calls)]
+        return "\n".join(lines)
+
+
+def campaign(plan: Campaign) -> Question:
+    """Per call: how it ended, attempts made, gave_up, the clock and the tokens after it."""
+
+    def ask(impl: Implementation) -> tuple[Any, ...]:
+        failure_type, policy_type = impl.type_named("Failure"), impl.type_named("Policy")
+        shared = impl.require("RetryBudget")(plan.max_tokens, plan.ratio)
+        function, clock, seen = impl.require("call_with_retries"), [1_000], []
+        for script in plan.calls:
+            made = [0]
+
+            def call(script: Script = script, made: list[int] = made) -> Any:
+                outcome = script.outcomes[min(made[0], len(script.outcomes) - 1)]
+                made[0] += 1
+                clock[0] += script.duration
+                if outcome[0] == "ok":
+                    return outcome[1]
+                kind, status, retry_after = outcome
+                raise failure_type(kind, status=status, retry_after=retry_after)
+
+            def sleep(ticks: int) -> None:
+                clock[0] += ticks
+
+            try:
+                function(
+                    call,
+                    method=script.method,
+                    policy=policy_type(**script.policy()),
+                    clock=lambda: clock[0],
+                    sleep=sleep,
+                    rng=Random(script.seed),
+                    budget=shared,
+                )
+                ending, reason = "returned", None
+            except failure_type as error:
+                ending, reason = "raised", getattr(error, "gave_up", None)
+            seen.append((ending, made[0], reason, clock[0], Fraction(shared.tokens)))
+        return tuple(seen)
+
+    return Question(str(plan), ask, lambda calls: "; ".join(map(str, calls)))
+
+
+def campaign_model(plan: Campaign) -> tuple[Any, ...]:
+    """The contract's decision procedure, read literally (every failure carries a Retry-After)."""
+    clock, tokens, seen = 1_000, Fraction(plan.max_tokens), []
+    for script in plan.calls:
+        start, made, ending, reason = clock, 0, "", None
+        while not ending:
+            outcome = script.outcomes[min(made, len(script.outcomes) - 1)]
+            made += 1
+            clock += script.duration
+            if outcome[0] == "ok":
+                tokens = min(Fraction(plan.max_tokens), tokens + plan.ratio)
+                ending = "returned"
+                continue
+            kind, status, retry_after = outcome
+            reason = ""
+            if kind == "status" and status not in RETRYABLE:
+                reason = "not retryable"
+            else:
+                tokens = max(Fraction(0), tokens - 1)
+                wait = min(retry_after, script.max_retry_after)
+                if script.method.upper() not in SAFE_METHODS and script.key is None:
+                    reason = "not safe to repeat"
+                elif made >= script.max_attempts:
+                    reason = "attempts"
+                elif not tokens > Fraction(plan.max_tokens, 2):
+                    reason = "budget"
+                elif clock + wait >= start + script.deadline:
+                    reason = "deadline"
+                else:
+                    clock += wait
+            if reason:
+                ending = "raised"
+        seen.append((ending, made, reason or None, clock, tokens))
+    return tuple(seen)

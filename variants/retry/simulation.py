@@ -1,0 +1,192 @@
+"""Two seeded discrete-event simulations, in integer ticks, of what retries do to a dependency.
+
+`contention`, the AWS Architecture Blog's experiment: N clients write one
+resource under optimistic concurrency.  A write reads the version, works for
+`call` ticks, and commits if nobody committed since it read; otherwise it
+conflicts and the client retries after a wait from its schedule.  Jitter
+decides how much work the clients waste colliding, and how long the last
+one waits.
+
+`outage`: client processes send requests at a steady rate to a server that
+fails every call for a window, then recovers, with a capacity above the
+offered load.  Retries multiply the load during the outage (1 + f + ... +
+f**(n-1) times it with failure probability f and n attempts: 3x for f = 1
+and n = 3), and the retries still queued after recovery can push the load
+past capacity: an outage followed by an overload.  A budget caps the
+multiplication.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from random import Random
+
+from variants.retry.backoff import (
+    decorrelated_jitter,
+    equal_jitter,
+    exponential_backoff,
+    full_jitter,
+)
+from variants.retry.budget import PercentBudget, RetryBudget
+
+SCHEDULES = ("no jitter", "full jitter", "equal jitter", "decorrelated jitter")
+
+
+def wait_for(schedule: str, retry: int, previous: int, base: int, cap: int, rng: Random) -> int:
+    """The wait before `retry` under `schedule` (`previous`: the last wait, for decorrelated)."""
+    if schedule == "no jitter":
+        return exponential_backoff(retry, base=base, cap=cap)
+    if schedule == "full jitter":
+        return full_jitter(retry, base=base, cap=cap, rng=rng)
+    if schedule == "equal jitter":
+        return equal_jitter(retry, base=base, cap=cap, rng=rng)
+    return decorrelated_jitter(previous, base=base, cap=cap, rng=rng)
+
+
+@dataclass(frozen=True)
+class Contention:
+    clients: int
+    schedule: str
+    calls: int  # writes attempted, conflicts included: the work
+    completion: int  # ticks until the last client committed
+
+
+def contention(
+    clients: int, schedule: str, *, seed: int, call: int = 10, base: int = 10, cap: int = 10_000
+) -> Contention:
+    """All `clients` start at tick 0; each retries its write until it commits."""
+    rng = Random(seed)
+    # (commit time, client, read time, retries so far, previous wait)
+    pending = [(call, client, 0, 0, base) for client in range(clients)]
+    heapq.heapify(pending)
+    last_commit, calls, completion = -1, 0, 0
+    while pending:
+        end, client, read, retries, previous = heapq.heappop(pending)
+        calls += 1
+        if last_commit <= read:  # nobody committed since this write read the version
+            last_commit = completion = end
+            continue
+        wait = wait_for(schedule, retries + 1, previous, base, cap, rng)
+        heapq.heappush(
+            pending, (end + wait + call, client, end + wait, retries + 1, max(wait, base))
+        )
+    return Contention(clients, schedule, calls, completion)
+
+
+def contention_table(
+    sizes: list[int], *, seeds: int = 10, first_seed: int = 1
+) -> dict[str, list[tuple[int, Fraction, Fraction]]]:
+    """Per schedule, per client count: mean calls and mean completion over `seeds` runs."""
+    table: dict[str, list[tuple[int, Fraction, Fraction]]] = {}
+    for schedule in SCHEDULES:
+        for clients in sizes:
+            runs = [contention(clients, schedule, seed=first_seed + s) for s in range(seeds)]
+            calls = Fraction(sum(r.calls for r in runs), seeds)
+            completion = Fraction(sum(r.completion for r in runs), seeds)
+            table.setdefault(schedule, []).append((clients, calls, completion))
+    return table
+
+
+BUDGETS = ("no retries", "3 attempts", "3 attempts, token bucket", "3 attempts, 10% budget")
+
+
+class _ProcessBudget:
+    """One client process's budget in the outage, by kind: none, gRPC tokens, or 10%."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.tokens = RetryBudget(10, Fraction(1, 10))
+        self.percent = PercentBudget(Fraction(1, 10), reserve=10)
+
+    def new_request(self) -> None:
+        self.percent.deposit()
+
+    def record(self, *, success: bool) -> None:
+        self.tokens.record(success=success)
+
+    def may_retry(self) -> bool:
+        if "token" in self.kind:
+            return self.tokens.allows_retry()
+        if "10%" in self.kind:
+            return self.percent.withdraw()
+        return True
+
+
+@dataclass(frozen=True)
+class Outage:
+    budget: str
+    offered: int  # requests started during the outage
+    calls: int  # attempts that reached the server during the outage
+    drain: int  # ticks from recovery to the last failed attempt
+    calls_per_bucket: tuple[int, ...]  # attempts per bucket of ticks, over the whole run
+
+    @property
+    def amplification(self) -> Fraction:
+        return Fraction(self.calls, self.offered)
+
+
+def outage(
+    budget: str,
+    *,
+    seed: int,
+    processes: int = 10,
+    period: int = 10,  # each process starts a request every `period` ticks: 1 a tick in all
+    down: tuple[int, int] = (2_000, 5_000),
+    end: int = 9_000,
+    capacity: int = 12,  # attempts the server can serve per bucket once up (offered: 10)
+    bucket: int = 10,
+    base: int = 50,
+    cap: int = 1_000,
+) -> Outage:
+    """Every request tries up to 3 times (1 with "no retries"), full jitter between."""
+    rng = Random(seed)
+    attempts = 1 if budget == "no retries" else 3
+    budgets = [_ProcessBudget(budget) for _ in range(processes)]
+    # (time, order, process, attempt number)
+    queue = [(t, t * processes + p, p, 1) for p in range(processes) for t in range(p, end, period)]
+    heapq.heapify(queue)
+    order, served, per_bucket = len(queue), Counter[int](), Counter[int]()
+    offered = calls = last_failure = 0
+    while queue:
+        time, _, process, number = heapq.heappop(queue)
+        during = down[0] <= time < down[1]
+        per_bucket[time // bucket] += 1
+        calls += during
+        if number == 1:
+            offered += during
+            budgets[process].new_request()
+        if not during and served[time // bucket] < capacity:
+            served[time // bucket] += 1
+            budgets[process].record(success=True)
+            continue
+        budgets[process].record(success=False)  # down, or over capacity: a 503
+        last_failure = max(last_failure, time)
+        if number < attempts and budgets[process].may_retry():
+            wait = full_jitter(number, base=base, cap=cap, rng=rng)
+            order += 1
+            heapq.heappush(queue, (time + wait, order, process, number + 1))
+    buckets = tuple(per_bucket[b] for b in range(max(per_bucket) + 1))
+    return Outage(budget, offered, calls, max(0, last_failure + 1 - down[1]), buckets)
+
+
+def bars(values: list[Fraction] | list[int], width: int = 40) -> list[str]:
+    """A text bar per value, the largest `width` characters long."""
+    top = max(values, default=0) or 1
+    return ["#" * round(Fraction(v) / top * width) for v in values]
+
+
+def load_chart(run: Outage, *, columns: int = 60, rows: int = 6) -> list[str]:
+    """The attempts per tick over the run, as a small text chart: one column per slice."""
+    per_column = -(-len(run.calls_per_bucket) // columns)
+    sums = [
+        sum(run.calls_per_bucket[i : i + per_column])
+        for i in range(0, len(run.calls_per_bucket), per_column)
+    ]
+    top = max(sums, default=0) or 1
+    return [
+        "".join("#" if value * rows >= row * top else " " for value in sums).rstrip()
+        for row in range(rows, 0, -1)
+    ]
