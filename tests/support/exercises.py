@@ -149,7 +149,49 @@ RETRY = Exercise(
     ),
 )
 
-EXERCISES: dict[str, Exercise] = {exercise.name: exercise for exercise in (DETECTOR, SWEEP, RETRY)}
+BATCHER = Exercise(
+    name="batcher",
+    title="a request batcher: size and wait, a bounded queue, priorities, tokens, cancellation",
+    names=("Batcher",),
+    types=("Config", "Request", "Batch", "Ending", "Decision", "QueueFull", "Closed"),
+    reference="variants.batcher",
+    points=(
+        Point(
+            "batch_triggers",
+            "Sent when full or when its oldest has waited max_wait; never empty; wait 0 waits not",
+        ),
+        Point(
+            "batch_queue", "A bounded queue: QueueFull at once, nothing queued past it or dropped"
+        ),
+        Point(
+            "batch_in_flight", "At most max_in_flight batches out; the rest wait for a completion"
+        ),
+        Point("batch_priority", "Higher priority first, first come within a level, ageing"),
+        Point("batch_tokens", "A token budget of padded tokens; a request over it refused"),
+        Point("batch_buckets", "Length buckets: a batch holds one bucket, each waits on its own"),
+        Point(
+            "batch_cancel",
+            "Cancelled or timed out while queued: never sent; in flight: discarded alone",
+        ),
+        Point(
+            "batch_complete",
+            "Each result to its caller; a failure fails its batch only; a wrong count fails all",
+        ),
+        Point("batch_shutdown", "close(): nothing new, the queue sent without waiting, none lost"),
+        Point("batch_wakeup", "next_wakeup: the earliest tick a poll would act, never a busy loop"),
+        Point("batch_validation", "Impossible configurations and calls raise ValueError"),
+        Point("batch_model", "Any session of calls agrees with a brute-force model"),
+        Point(
+            "batch_tradeoffs",
+            "What the knobs buy: size, wait, padding, backpressure, continuous batching",
+            scored_by="interview",
+        ),
+    ),
+)
+
+EXERCISES: dict[str, Exercise] = {
+    exercise.name: exercise for exercise in (DETECTOR, SWEEP, RETRY, BATCHER)
+}
 
 # Every point by name, with its exercise, in rubric order.
 POINTS: dict[str, tuple[Exercise, Point]] = {

@@ -1,0 +1,88 @@
+"""close(): no new requests; what is queued goes without waiting; nothing accepted is lost."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.batching import (
+    NOTHING,
+    Session,
+    close,
+    complete,
+    expect_session,
+    poll,
+    results,
+    sends,
+    submit,
+)
+from tests.support.impl import Implementation
+
+pytestmark = pytest.mark.batch_shutdown
+
+RULE = (
+    "after close(), submit raises Closed; poll sends every queued request without waiting for "
+    "batches to fill or max_wait, still at most max_batch_size a batch and max_in_flight "
+    "batches out; what is in flight completes as usual."
+)
+
+
+def test_a_closed_batcher_refuses_new_requests(impl: Implementation) -> None:
+    steps = [submit("a", 0), close(), submit("b", 1)]
+    want = ["queued", "closed", "Closed"]
+    session = Session.of(steps, max_batch_size=4, max_wait=100, max_queue=4)
+    expect_session(impl, session, want, rule=RULE)
+
+
+def test_closing_sends_the_queue_without_waiting(impl: Implementation) -> None:
+    """max_wait 100, size 2: after close, a and b go at once, then c alone."""
+    steps = [submit("a", 0), submit("b", 0), submit("c", 0), poll(1), close(), poll(1)]
+    want = ["queued"] * 3 + [sends((["a", "b"], 2)), "closed", NOTHING]
+    session = Session.of(steps, max_batch_size=2, max_wait=100, max_queue=4)
+    steps_after = [complete(1, 2), poll(2)]
+    want_after = [results("a", "b"), sends((["c"], 1))]
+    expect_session(impl, session.then(*steps_after), [*want, *want_after], rule=RULE)
+
+
+def test_closing_sends_a_partial_batch_at_once(impl: Implementation) -> None:
+    steps = [submit("a", 0), poll(1), close(), poll(1)]
+    want = ["queued", NOTHING, "closed", sends((["a"], 1))]
+    session = Session.of(steps, max_batch_size=4, max_wait=100, max_queue=4)
+    expect_session(impl, session, want, rule=RULE)
+
+
+def test_nothing_accepted_is_lost(impl: Implementation) -> None:
+    """Close with two batches' worth queued and one in flight: every request gets a result."""
+    steps = [
+        submit("a", 0),
+        submit("b", 0),
+        poll(0),
+        submit("c", 1),
+        submit("d", 1),
+        submit("e", 1),
+        close(),
+        poll(2),
+        complete(1, 3),
+        poll(3),
+        complete(2, 4),
+        poll(4),
+        complete(3, 5),
+        poll(5),
+    ]
+    want = [
+        "queued",
+        "queued",
+        sends((["a", "b"], 2)),
+        "queued",
+        "queued",
+        "queued",
+        "closed",
+        NOTHING,
+        results("a", "b"),
+        sends((["c", "d"], 2)),
+        results("c", "d"),
+        sends((["e"], 1)),
+        results("e"),
+        NOTHING,
+    ]
+    session = Session.of(steps, max_batch_size=2, max_wait=50, max_queue=8)
+    expect_session(impl, session, want, rule=RULE)

@@ -1,0 +1,105 @@
+"""Impossible configurations and calls raise ValueError, naming the problem."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.support.batching import (
+    Session,
+    cancel,
+    complete,
+    expect_session,
+    poll,
+    sends,
+    submit,
+)
+from tests.support.checks import expect_value_error
+from tests.support.impl import Implementation
+from tests.support.outcomes import Question
+
+pytestmark = pytest.mark.batch_validation
+
+RULE = (
+    "submit raises ValueError for tokens < 1, a negative timeout, or an id already queued or "
+    "in flight; any call whose now is earlier than a now already passed raises ValueError."
+)
+GOOD = {"max_batch_size": 4, "max_wait": 10, "max_queue": 8}
+
+
+def _batcher(**config: Any) -> Question:
+    arguments = ", ".join(f"{k}={v!r}" for k, v in config.items())
+
+    def ask(impl: Implementation) -> str:
+        impl.require("Batcher")(impl.type_named("Config")(**config))
+        return "made"
+
+    return Question(f"Batcher(Config({arguments}))", ask)
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({"max_batch_size": 0}, "a batch of at most 0 requests"),
+        ({"max_wait": -1}, "a negative wait"),
+        ({"max_queue": 0}, "a queue that holds nothing"),
+        ({"max_in_flight": 0}, "no batch ever in flight"),
+        ({"token_budget": 0}, "a budget no request fits"),
+        ({"ageing": -1}, "a negative ageing"),
+        ({"buckets": (8, 4)}, "boundaries out of order"),
+        ({"buckets": (4, 4)}, "a boundary twice"),
+        ({"buckets": (0, 4)}, "a boundary below 1 token"),
+    ],
+)
+def test_an_impossible_configuration_is_refused(
+    impl: Implementation, change: dict[str, Any], problem: str
+) -> None:
+    expect_value_error(impl, _batcher(**(GOOD | change)), problem)
+
+
+@pytest.mark.parametrize(
+    ("request_step", "problem"),
+    [
+        (submit("a", 0, tokens=0), "no tokens"),
+        (submit("a", 0, tokens=-3), "negative tokens"),
+        (submit("a", 0, timeout=-1), "a negative timeout"),
+    ],
+)
+def test_an_impossible_request_is_refused(
+    impl: Implementation, request_step: tuple[Any, ...], problem: str
+) -> None:
+    """Refused, not queued: the queue stays empty."""
+    session = Session.of([request_step, poll(100)], **GOOD)
+    expect_session(impl, session, ["ValueError", sends()], rule=f"{RULE} ({problem})")
+
+
+def test_an_id_already_queued_is_refused(impl: Implementation) -> None:
+    """Two requests with one id: their callers could not tell their results apart."""
+    steps = [submit("a", 0), submit("a", 1), poll(10)]
+    want = ["queued", "ValueError", sends((["a"], 1))]
+    expect_session(impl, Session.of(steps, **GOOD), want, rule=RULE)
+
+
+def test_an_id_in_flight_is_refused(impl: Implementation) -> None:
+    steps = [submit("a", 0), poll(10), submit("a", 11), complete(1, 12)]
+    want = ["queued", sends((["a"], 1)), "ValueError", (("a", "result", "out:a"),)]
+    expect_session(impl, Session.of(steps, **GOOD), want, rule=RULE)
+
+
+@pytest.mark.parametrize(
+    "late_step",
+    [submit("b", 4), poll(4), cancel("a", 4)],
+    ids=["submit", "poll", "cancel"],
+)
+def test_time_never_goes_back(impl: Implementation, late_step: tuple[Any, ...]) -> None:
+    """A call at 4 after a call at 5 is the caller's bug: refused, whatever the call."""
+    steps = [submit("a", 0), poll(5), late_step]
+    want = ["queued", sends(), "ValueError"]
+    expect_session(impl, Session.of(steps, **GOOD), want, rule=RULE)
+
+
+def test_time_may_stand_still(impl: Implementation) -> None:
+    steps = [submit("a", 5), poll(5), submit("b", 5), poll(5)]
+    want = ["queued", sends(), "queued", sends()]
+    expect_session(impl, Session.of(steps, **GOOD), want, rule=RULE)
