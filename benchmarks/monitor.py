@@ -9,6 +9,11 @@ stops at the first within the timeout, so it should cost the same at every
 size; the naive check (scan every rank's last beat) grows with the world.
 Printed as nanoseconds per check and as ratios to the 10-rank monitor.
 
+Phi accrual: a detector per rank, each beaten once a second, beside the
+monitor's beats; and a check of a healthy job, which for phi means asking
+every rank's detector (each has its own threshold), beside the monitor's
+check, which stops at the first rank within the timeout.
+
 Beats: what a collector does for every heartbeat of every rank.  A beat is
 set beside the least any collector does, a bare ``last[rank] = clock()``
 store into a dict, with the same clock (``time.monotonic_ns``), the ranks
@@ -27,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from solution import HeartbeatMonitor
+from solution.diagnosis import PhiAccrual
 
 
 class Clock:
@@ -102,6 +108,48 @@ def main() -> None:
         print(
             f"{size:>10,}  {monitor_ns:>17,.0f}  {monitor_ns / baseline:>10.2f}  {naive_ns:>15,.0f}"
         )
+    print()
+    size = 64 if smoke else 1_024
+    phi_beat, monitor_beat, phi_check, monitor_check = phi_costs(size, 3 if smoke else 30)
+    print(f"{'ranks':>10}  {'':>14}{'phi accrual':>14}  {'monitor':>12}  {'ratio':>8}")
+    print(
+        f"{size:>10,}  {'ns per beat':>14}{phi_beat:>14,.0f}  {monitor_beat:>12,.0f}"
+        f"  {phi_beat / monitor_beat:>7.1f}x"
+    )
+    print(
+        f"{'':>10}  {'ns per check':>14}{phi_check:>14,.0f}  {monitor_check:>12,.0f}"
+        f"  {phi_check / monitor_check:>7,.0f}x"
+    )
+
+
+def phi_costs(world_size: int, rounds: int) -> tuple[float, float, float, float]:
+    """ns per beat and per check: PhiAccrual (one per rank) beside the monitor, one clock."""
+    clock = Clock()
+    detectors = [PhiAccrual(clock=clock) for _ in range(world_size)]
+    monitor = HeartbeatMonitor(world_size, 5_000, clock=clock)
+
+    def phi_beats() -> None:
+        for _ in range(rounds):
+            clock.now += 1_000
+            for detector in detectors:
+                detector.heartbeat()
+
+    def monitor_beats() -> None:
+        for _ in range(rounds):
+            clock.now += 1_000
+            for rank in range(world_size):
+                monitor.beat(rank)
+
+    beats = world_size * rounds
+    phi_beat = per_call_ns(phi_beats, 1) / beats
+    monitor_beat = per_call_ns(monitor_beats, 1) / beats
+    clock.now += 500
+
+    def phi_check() -> None:  # each rank has its own threshold: ask every one
+        for detector in detectors:
+            detector.is_available()
+
+    return phi_beat, monitor_beat, per_call_ns(phi_check, 3), per_call_ns(monitor.stopped, 2_000)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""``python -m solution``: ``demo``, ``detect LOG`` and ``threshold``.
+"""``python -m solution``: ``demo``, ``detect LOG``, ``threshold`` and ``lab``.
 
 Bad input of any kind exits with status 2 and one line naming the problem
 (and, for a log, the file and line); no traceback, no partial report.
@@ -9,19 +9,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from pathlib import Path
 
 from solution import demo
 from solution.detector import Heartbeat, Stopped, detect
+from solution.lab import Job, causes, report
+from solution.lab import run as run_lab
 from solution.logfile import InputError, format_time, name_of, parse_time
 from solution.replay import replay
 from solution.threshold import Threshold
 
 EXIT_BAD_INPUT = 2
 PROG = "python -m solution"
+LAB_RANKS, LAB_HOURS = 4_096, 24  # the largest lab run: about 20 minutes on one core
 RANK_LIMIT = 1 << 20  # the most ranks a world is inferred to have from a log alone
 WORLD_SIZE_LIMIT = 1 << 22  # the most ranks --world-size may say (each may be listed)
 
@@ -34,6 +37,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return demo.main(log=args.log)
         if args.command == "detect":
             return _detect(args)
+        if args.command == "lab":
+            return _lab(args)
         return _threshold(args)
     except InputError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
@@ -89,7 +94,47 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--horizon", type=int, required=True, help="time the budget covers")
     plan.add_argument("--budget", type=_exact, default=Fraction(1), help="false alarms allowed")
     plan.add_argument("--delay", type=int, default=0, help="margin for a late heartbeat")
+
+    lab = commands.add_parser(
+        "lab",
+        help="what produces false positives, measured: a seeded simulation, cause by cause",
+        description="Simulate a job's heartbeats with one cause of false alarms at a time, and "
+        "measure every detector on the same trace against the threshold arithmetic's promise.",
+    )
+    lab.add_argument("--ranks", type=_bounded(16, LAB_RANKS), default=128, help="ranks (128)")
+    lab.add_argument("--hours", type=_bounded(1, LAB_HOURS), default=1, help="hours of job (1)")
+    lab.add_argument("--seed", type=int, default=1, help="the simulation's seed (1)")
+    names = [cause.name for cause in causes(Job())]
+    lab.add_argument(
+        "--cause", action="append", choices=names, help="only this cause (repeatable; all)"
+    )
+    lab.add_argument("--json", action="store_true", help="print JSON")
+    lab.add_argument("--markdown", action="store_true", help="print WRITEUP.md's tables")
     return parser
+
+
+def _bounded(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        value = int(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be between {low} and {high:,}")
+        return value
+
+    parse.__name__ = "integer"  # argparse names the type in its message
+    return parse
+
+
+def _lab(args: argparse.Namespace) -> int:
+    job = Job(ranks=args.ranks, hours=args.hours)
+    chosen = [c for c in causes(job) if args.cause is None or c.name in args.cause]
+    outcomes = [run_lab(job, cause, seed=args.seed) for cause in chosen]
+    if args.json:
+        print(json.dumps(report.as_json(job, outcomes, args.seed)))
+    elif args.markdown:
+        print(report.markdown(outcomes))
+    else:
+        print(report.text(job, outcomes, args.seed))
+    return 0
 
 
 def _detect(args: argparse.Namespace) -> int:

@@ -189,8 +189,33 @@ BATCHER = Exercise(
     ),
 )
 
+DIAGNOSIS = Exercise(
+    name="diagnosis",
+    title="the detector's follow-ups: hung or dead, a collector fault, phi accrual",
+    names=("diagnose", "guard_mass_silence", "PhiAccrual"),
+    types=("Beat", "Hung", "Diagnosis", "Stopped", "CollectorFault", "Guarded"),
+    reference="solution.diagnosis",
+    points=(
+        Point("hung", "A rank beating without progress is hung, reported apart from stopped"),
+        Point("hung_order", "Hung ranks lowest progress first: the one the others wait for"),
+        Point("mass_silence", "Many ranks silent within one window: one collector fault"),
+        Point("guard_safety", "The guard never hides a single death, nor one at another time"),
+        Point(
+            "phi_history",
+            "Phi's history: Akka's bootstrap, a bounded window, nothing recorded after suspicion",
+        ),
+        Point("phi_value", "Phi as Akka computes it: pause on the mean, a floor on the deviation"),
+        Point("diagnosis_validation", "Bad input raises ValueError in every function"),
+        Point(
+            "lab",
+            "What produces false positives, measured: which causes break n * p**k, and why",
+            scored_by="interview",
+        ),
+    ),
+)
+
 EXERCISES: dict[str, Exercise] = {
-    exercise.name: exercise for exercise in (DETECTOR, SWEEP, RETRY, BATCHER)
+    exercise.name: exercise for exercise in (DETECTOR, SWEEP, RETRY, BATCHER, DIAGNOSIS)
 }
 
 # Every point by name, with its exercise, in rubric order.

@@ -1,0 +1,85 @@
+"""Mass silence: many ranks falling silent within one window is one collector fault."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.support.checks import expect
+from tests.support.detecting import Row
+from tests.support.diagnosing import Report, guard_oracle, guard_question
+from tests.support.impl import Implementation
+
+pytestmark = pytest.mark.mass_silence
+
+RULE = (
+    "a rank's silence began at last_heard (start if never heard); the ranks whose silences "
+    "began within `window` ticks of each other (max - min <= window: the densest such group, "
+    "the earliest if several) form the fault when there are more than fraction * world_size "
+    "of them and at least two; the rest of the report stays, in its order."
+)
+QUARTER = Fraction(1, 4)
+
+
+def _silent(*ranks: int, since: int, now: int = 10_000) -> tuple[Row, ...]:
+    return tuple(Row(r, since + r % 7, now - since - r % 7) for r in ranks)
+
+
+def test_a_collector_stall_is_one_fault_not_many_deaths(impl: Implementation) -> None:
+    """Five of eight ranks fell silent within 6 ticks: a collector fault (5 > 8/4)."""
+    report = Report(_silent(0, 1, 2, 3, 4, since=9_000), 8, 0, 1_000, QUARTER)
+    want = ((), ((0, 1, 2, 3, 4), (9_000, 9_004)))
+    expect(impl, guard_question(report), want, rule=RULE)
+
+
+def test_exactly_the_fraction_is_not_a_fault(impl: Implementation) -> None:
+    """Two of eight ranks is a quarter, not more than a quarter: both reported."""
+    report = Report(_silent(0, 1, since=9_000), 8, 0, 1_000, QUARTER)
+    expect(impl, guard_question(report), (report.stopped, None), rule=RULE)
+
+
+def test_the_window_includes_its_edge(impl: Implementation) -> None:
+    """Silences beginning 1,000 ticks apart are within a window of 1,000."""
+    stopped = (Row(0, 5_000, 5_000), Row(1, 5_500, 4_500), Row(2, 6_000, 4_000))
+    report = Report(stopped, 4, 0, 1_000, QUARTER)
+    expect(impl, guard_question(report), ((), ((0, 1, 2), (5_000, 6_000))), rule=RULE)
+
+
+def test_silences_too_far_apart_are_separate_deaths(impl: Implementation) -> None:
+    stopped = (Row(0, 5_000, 5_000), Row(1, 6_001, 3_999), Row(2, 7_002, 2_998))
+    report = Report(stopped, 4, 0, 1_000, QUARTER)
+    expect(impl, guard_question(report), (stopped, None), rule=RULE)
+
+
+def test_ranks_never_heard_fell_silent_at_start(impl: Implementation) -> None:
+    """Three ranks never heard since start 100, a fourth heard at 150: one window of 50."""
+    stopped = (Row(1, None, 900), Row(2, None, 900), Row(3, None, 900), Row(0, 150, 850))
+    report = Report(stopped, 8, 100, 50, QUARTER)
+    expect(impl, guard_question(report), ((), ((0, 1, 2, 3), (100, 150))), rule=RULE)
+
+
+def test_the_densest_window_is_the_fault(impl: Implementation) -> None:
+    """Three silences at 100-110 and four at 500-520, window 50, world 8: the four are the
+    fault; the three stay reported (one fault at a time, the densest)."""
+    early = (Row(0, 100, 900), Row(1, 105, 895), Row(2, 110, 890))
+    late = (Row(3, 500, 500), Row(4, 505, 495), Row(5, 510, 490), Row(6, 520, 480))
+    report = Report(early + late, 8, 0, 50, QUARTER)
+    expect(impl, guard_question(report), (early, ((3, 4, 5, 6), (500, 520))), rule=RULE)
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 9), st.none() | st.integers(0, 30)), max_size=10),
+    st.integers(0, 15),
+    st.sampled_from([Fraction(1, 10), Fraction(1, 4), Fraction(1, 2), Fraction(1)]),
+)
+def test_any_report_matches_the_oracle(
+    impl: Implementation, silent: list[tuple[int, int | None]], window: int, fraction: Fraction
+) -> None:
+    """Ten ranks, silences beginning at ticks 0 to 30: every window tried."""
+    ranks = dict(silent)  # one row per rank
+    stopped = tuple(Row(r, t, 100 - (0 if t is None else t)) for r, t in ranks.items())
+    report = Report(stopped, 10, 0, window, fraction)
+    expect(impl, guard_question(report), guard_oracle(report), rule=RULE)

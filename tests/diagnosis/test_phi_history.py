@@ -1,0 +1,65 @@
+"""Phi's history: Akka's bootstrap, a window of max_sample_size, nothing after a suspicion."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.checks import expect
+from tests.support.diagnosing import (
+    available_at,
+    beats_every,
+    phi_at,
+    trace,
+    trace_oracle,
+    trace_question,
+)
+from tests.support.impl import Implementation
+
+pytestmark = pytest.mark.phi_history
+
+RULE = (
+    "the first heartbeat starts the history with two intervals, first_heartbeat_estimate "
+    "-/+ a quarter of it (integer division); each later heartbeat records its interval only "
+    "if phi was below the threshold when it arrived; the history keeps the last "
+    "max_sample_size intervals."
+)
+
+
+def test_before_any_heartbeat_phi_is_zero(impl: Implementation) -> None:
+    t = trace(phi_at(0, 10_000_000), available_at(10_000_000))
+    expect(impl, trace_question(t), trace_oracle(t), rule=RULE)
+
+
+def test_one_heartbeat_then_silence_becomes_suspicious(impl: Implementation) -> None:
+    """The bootstrap (750 and 1,250 ms) makes a process heard once suspicious after about
+    4.6 s (mean 1 s + 3 s pause, deviation 250 ms); without it there would be no statistics."""
+    t = trace([("beat", 0)], phi_at(3_000, 4_000), available_at(4_000), phi_at(5_000))
+    t = trace(t.steps, available_at(6_000))
+    want = trace_oracle(t)
+    assert (want[2], want[4]) == (True, False)  # the oracle's own sanity: suspicious by 6 s
+    expect(impl, trace_question(t), want, rule=RULE)
+
+
+def test_the_bootstrap_is_forgotten_once_the_window_is_full(impl: Implementation) -> None:
+    """max_sample_size 4: after five steady intervals of 1,000 ms the deviation is 0 (the
+    floor, 100 ms, applies); with the bootstrap still in it, it would be 177 ms."""
+    t = trace(beats_every(1_000, 6), phi_at(5_000 + 4_300), max_sample_size=4)
+    expect(impl, trace_question(t), trace_oracle(t), rule=RULE)
+
+
+def test_an_interval_that_ended_a_suspicion_is_not_recorded(impl: Implementation) -> None:
+    """Steady 1 s heartbeats, then a 20 s gap (suspected), then steady again: the 20 s
+    interval is left out, so 4.4 s of silence later is as unsuspicious as before the gap."""
+    steady = beats_every(1_000, 20)
+    after = beats_every(1_000, 5, first=39_000)
+    t = trace(steady, phi_at(19_000 + 4_400), after, phi_at(43_000 + 4_400))
+    answers = trace_oracle(t)
+    assert answers[0] == answers[1]  # the oracle's own sanity: the gap left no trace
+    expect(impl, trace_question(t), answers, rule=RULE)
+
+
+def test_the_window_keeps_the_last_max_sample_size_intervals(impl: Implementation) -> None:
+    """Three intervals of 500 then three of 1,500 with a window of 3: the mean is 1,500."""
+    beats = [("beat", t) for t in (0, 500, 1_000, 1_500, 3_000, 4_500, 6_000)]
+    t = trace(beats, phi_at(6_000 + 4_500, 6_000 + 4_700), max_sample_size=3)
+    expect(impl, trace_question(t), trace_oracle(t), rule=RULE)

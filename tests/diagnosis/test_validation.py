@@ -1,0 +1,95 @@
+"""Bad input raises ValueError in every function of the exercise."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from tests.support.checks import expect_value_error
+from tests.support.detecting import Row
+from tests.support.diagnosing import Beat, Case, Report, diagnose_question, guard_question
+from tests.support.impl import Implementation
+from tests.support.outcomes import Question
+
+pytestmark = pytest.mark.diagnosis_validation
+
+
+@pytest.mark.parametrize(
+    ("case", "problem"),
+    [
+        (Case((), world_size=-1, start=0, now=10, timeout=5, stall_timeout=5), "a negative world"),
+        (
+            Case((), world_size=2, start=0, now=10, timeout=-1, stall_timeout=5),
+            "a negative timeout",
+        ),
+        (
+            Case((), world_size=2, start=0, now=10, timeout=5, stall_timeout=-1),
+            "a negative stall_timeout",
+        ),
+        (Case((), world_size=2, start=20, now=10, timeout=5, stall_timeout=5), "now before start"),
+        (Case((Beat(2, 0, 5, 1),), 2, 0, 10, 5, 5), "a rank outside the world"),
+        (Case((Beat(0, 0, 5, -1),), 2, 0, 10, 5, 5), "negative progress"),
+    ],
+    ids=["world", "timeout", "stall", "window", "rank", "progress"],
+)
+def test_diagnose_refuses_impossible_input(impl: Implementation, case: Case, problem: str) -> None:
+    expect_value_error(impl, diagnose_question(case), problem)
+
+
+@pytest.mark.parametrize(
+    ("report", "problem"),
+    [
+        (Report((Row(0, 5, 5),), 2, 0, 10, Fraction(0)), "a fraction of 0"),
+        (Report((Row(0, 5, 5),), 2, 0, 10, Fraction(3, 2)), "a fraction above 1"),
+        (Report((Row(0, 5, 5),), 2, 0, -1, Fraction(1, 2)), "a negative window"),
+        (Report((Row(2, 5, 5),), 2, 0, 10, Fraction(1, 2)), "a rank outside the world"),
+        (Report((Row(1, 5, 5), Row(1, 6, 4)), 2, 0, 10, Fraction(1, 2)), "a rank reported twice"),
+    ],
+    ids=["zero", "above_one", "window", "rank", "twice"],
+)
+def test_the_guard_refuses_impossible_input(
+    impl: Implementation, report: Report, problem: str
+) -> None:
+    expect_value_error(impl, guard_question(report), problem)
+
+
+def _detector(**settings: Any) -> Question:
+    shown = ", ".join(f"{k}={v!r}" for k, v in settings.items())
+
+    def ask(impl: Implementation) -> str:
+        impl.require("PhiAccrual")(clock=lambda: 0, **settings)
+        return "made"
+
+    return Question(f"PhiAccrual(clock=clock, {shown})", ask)
+
+
+@pytest.mark.parametrize(
+    ("settings", "problem"),
+    [
+        ({"threshold": 0.0}, "a threshold of 0"),
+        ({"max_sample_size": 0}, "an empty window"),
+        ({"min_std_deviation": 0}, "no floor on the deviation"),
+        ({"acceptable_heartbeat_pause": -1}, "a negative pause"),
+        ({"first_heartbeat_estimate": 0}, "a first estimate of 0"),
+    ],
+    ids=["threshold", "window", "deviation", "pause", "estimate"],
+)
+def test_phi_refuses_impossible_settings(
+    impl: Implementation, settings: dict[str, Any], problem: str
+) -> None:
+    expect_value_error(impl, _detector(**settings), problem)
+
+
+def test_phi_refuses_a_clock_that_goes_back(impl: Implementation) -> None:
+    def ask(impl: Implementation) -> str:
+        ticks = iter([1_000, 2_000, 1_500])
+        detector = impl.require("PhiAccrual")(clock=lambda: next(ticks))
+        detector.heartbeat()
+        detector.heartbeat()
+        detector.phi()
+        return "no error"
+
+    question = Question("clock reads 1000, 2000, 1500: heartbeat(), heartbeat(), phi()", ask)
+    expect_value_error(impl, question, "a clock going back")

@@ -1,0 +1,313 @@
+"""The diagnosis exercise from the tests' side: questions and oracles for its three parts.
+
+`diagnose` is asked a `Case` (heartbeats carrying progress, and a window);
+`guard_mass_silence` a `Report` (a detector's report and the guard's
+parameters); `PhiAccrual` a `Trace` (its parameters, then heartbeats and
+questions at ticks of a fake clock).  Answers are read in a normal form, so
+a candidate's own record types will do.  Phi is a float by nature: it is
+compared with a stated tolerance (`Close`), everything else exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from tests.support.detecting import Row, rows
+from tests.support.impl import Implementation
+from tests.support.outcomes import Question, ShapeError, must_be_list, shown_list
+
+RELATIVE, ABSOLUTE = 1e-9, 1e-12  # phi's tolerance: it is a float by nature
+
+
+class Beat(NamedTuple):
+    rank: int
+    sent_at: int
+    received_at: int
+    progress: int
+
+
+class HungRow(NamedTuple):
+    rank: int
+    progress: int
+    since: int
+    stalled: int
+
+    def __repr__(self) -> str:
+        return (
+            f"Hung(rank={self.rank}, progress={self.progress}, since={self.since}, "
+            f"stalled={self.stalled})"
+        )
+
+
+# --- diagnose ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Case:
+    beats: tuple[Beat, ...]
+    world_size: int
+    start: int
+    now: int
+    timeout: int
+    stall_timeout: int
+
+    def __str__(self) -> str:
+        beats = "[" + ", ".join(f"Beat{tuple(b)}" for b in self.beats) + "]"
+        return (
+            f"diagnose({beats}, world_size={self.world_size}, start={self.start}, "
+            f"now={self.now}, timeout={self.timeout}, stall_timeout={self.stall_timeout})"
+        )
+
+
+Answer = tuple[tuple[Row, ...], tuple[HungRow, ...]]
+
+
+def diagnose_question(case: Case) -> Question:
+    def ask(impl: Implementation) -> Answer:
+        diagnose, beat = impl.require("diagnose"), impl.type_named("Beat")
+        result = diagnose(
+            [beat(*b) for b in case.beats],
+            world_size=case.world_size,
+            start=case.start,
+            now=case.now,
+            timeout=case.timeout,
+            stall_timeout=case.stall_timeout,
+        )
+        try:
+            stopped, hung = result.stopped, result.hung
+            found = tuple(
+                HungRow(h.rank, h.progress, h.since, h.stalled) for h in must_be_list(hung, "Hung")
+            )
+        except AttributeError as error:
+            raise ShapeError(
+                f"expected Diagnosis(stopped, hung) of Stopped and Hung records: {error}",
+                repr(result),
+            ) from None
+        return rows(stopped), found
+
+    return Question(str(case), ask, show_diagnosis)
+
+
+def show_diagnosis(answer: Answer) -> str:
+    return f"Diagnosis(stopped={shown_list(answer[0])}, hung={shown_list(answer[1])})"
+
+
+def diagnose_oracle(case: Case) -> Answer:
+    """The contract, read literally, one rank at a time."""
+    stopped, hung = [], []
+    for rank in range(case.world_size):
+        heard = [b for b in case.beats if b.rank == rank and b.received_at <= case.now]
+        last = max((b.received_at for b in heard), default=None)
+        silence = case.now - (case.start if last is None else last)
+        if silence > case.timeout:
+            stopped.append(Row(rank, last, silence))
+            continue
+        if not heard:
+            continue
+        progress = max(b.progress for b in heard)
+        since = min(b.received_at for b in heard if b.progress == progress)
+        if case.now - since > case.stall_timeout:
+            hung.append(HungRow(rank, progress, since, case.now - since))
+    stopped.sort(key=lambda s: (-s.silence, s.rank))
+    hung.sort(key=lambda h: (h.progress, -h.stalled, h.rank))
+    return tuple(stopped), tuple(hung)
+
+
+# --- guard_mass_silence -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Report:
+    stopped: tuple[Row, ...]
+    world_size: int
+    start: int
+    window: int
+    fraction: Fraction
+
+    def __str__(self) -> str:
+        return (
+            f"guard_mass_silence({shown_list(self.stopped)}, world_size={self.world_size}, "
+            f"start={self.start}, window={self.window}, fraction=Fraction('{self.fraction}'))"
+        )
+
+
+Fault = tuple[tuple[int, ...], tuple[int, int]]
+Guarded = tuple[tuple[Row, ...], Fault | None]
+
+
+def guard_question(report: Report) -> Question:
+    def ask(impl: Implementation) -> Guarded:
+        guard, stopped = impl.require("guard_mass_silence"), impl.type_named("Stopped")
+        result = guard(
+            [stopped(*row) for row in report.stopped],
+            world_size=report.world_size,
+            start=report.start,
+            window=report.window,
+            fraction=report.fraction,
+        )
+        try:
+            kept, fault = rows(result.stopped), result.fault
+            if fault is None:
+                return kept, None
+            ranks, span = tuple(fault.ranks), tuple(fault.fell_silent)
+        except AttributeError as error:
+            raise ShapeError(
+                f"expected Guarded(stopped, fault), fault a CollectorFault(ranks, fell_silent) "
+                f"or None: {error}",
+                repr(result),
+            ) from None
+        if len(span) != 2:
+            raise ShapeError("fell_silent is (earliest, latest)", repr(result))
+        return kept, (ranks, (span[0], span[1]))
+
+    return Question(str(report), ask, show_guarded)
+
+
+def show_guarded(answer: Guarded) -> str:
+    kept, fault = answer
+    shown = "None" if fault is None else f"CollectorFault(ranks={fault[0]}, fell_silent={fault[1]})"
+    return f"Guarded(stopped={shown_list(kept)}, fault={shown})"
+
+
+def guard_oracle(report: Report) -> Guarded:
+    """Every window [t, t + window] that starts at an onset; the densest, the earliest."""
+
+    def onset(row: Row) -> int:
+        return report.start if row.last_heard is None else row.last_heard
+
+    best: list[Row] = []
+    for first in sorted(report.stopped, key=lambda r: (onset(r), r.rank)):
+        group = [
+            r for r in report.stopped if onset(first) <= onset(r) <= onset(first) + report.window
+        ]
+        if len(group) > len(best):
+            best = group
+    if len(best) < 2 or len(best) <= report.fraction * report.world_size:
+        return report.stopped, None
+    hidden = {r.rank for r in best}
+    kept = tuple(r for r in report.stopped if r.rank not in hidden)
+    onsets = [onset(r) for r in best]
+    return kept, (tuple(sorted(hidden)), (min(onsets), max(onsets)))
+
+
+# --- PhiAccrual ---------------------------------------------------------------------------
+
+
+class Close:
+    """A float compared within the stated tolerance: phi is a float by nature."""
+
+    # Equal within a tolerance is not transitive enough to hash: unhashable, as a list is.
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Close):
+            return NotImplemented
+        if math.isinf(self.value) or math.isinf(other.value):
+            return self.value == other.value
+        return math.isclose(self.value, other.value, rel_tol=RELATIVE, abs_tol=ABSOLUTE)
+
+    def __repr__(self) -> str:
+        return f"{self.value!r}"
+
+
+@dataclass(frozen=True)
+class Trace:
+    """PhiAccrual(**settings) on a fake clock; each step at a tick: "beat", "phi", "available"."""
+
+    steps: tuple[tuple[str, int], ...]
+    settings: tuple[tuple[str, Any], ...] = ()
+
+    def __str__(self) -> str:
+        made = ", ".join(f"{k}={v!r}" for k, v in self.settings)
+        calls = {"beat": "heartbeat()", "phi": "phi()", "available": "is_available()"}
+        shown = "; ".join(f"at {t}: {calls[kind]}" for kind, t in self.steps)
+        return f"d = PhiAccrual(clock=clock{', ' + made if made else ''}); {shown}"
+
+
+def trace_question(trace: Trace) -> Question:
+    def ask(impl: Implementation) -> tuple[Any, ...]:
+        clock = [0]
+        detector = impl.require("PhiAccrual")(clock=lambda: clock[0], **dict(trace.settings))
+        answers: list[Any] = []
+        for kind, tick in trace.steps:
+            clock[0] = tick
+            if kind == "beat":
+                detector.heartbeat()
+            elif kind == "phi":
+                value = detector.phi()
+                if not isinstance(value, float | int) or isinstance(value, bool):
+                    raise ShapeError("phi() returns a float", repr(value))
+                answers.append(Close(float(value)))
+            else:
+                available = detector.is_available()
+                if not isinstance(available, bool):
+                    raise ShapeError("is_available() returns a bool", repr(available))
+                answers.append(available)
+        return tuple(answers)
+
+    return Question(str(trace), ask, lambda answers: shown_list(answers))
+
+
+def trace_oracle(trace: Trace) -> tuple[Any, ...]:
+    """Akka's detector, step by step, its statistics in Fractions."""
+    settings = {
+        "threshold": 8.0,
+        "max_sample_size": 1000,
+        "min_std_deviation": 100,
+        "acceptable_heartbeat_pause": 3000,
+        "first_heartbeat_estimate": 1000,
+    } | dict(trace.settings)
+    history: list[int] = []
+    last: int | None = None
+
+    def phi(now: int) -> float:
+        if last is None:
+            return 0.0
+        mean = Fraction(sum(history), len(history))
+        variance = Fraction(sum(i * i for i in history), len(history)) - mean * mean
+        std = max(math.sqrt(variance), settings["min_std_deviation"])
+        y = float((now - last - mean - settings["acceptable_heartbeat_pause"]) / Fraction(std))
+        z = y * (1.5976 + 0.070566 * y * y)
+        if z > 0:
+            return (z + math.log1p(math.exp(-z))) / math.log(10)
+        return math.log1p(math.exp(z)) / math.log(10)
+
+    answers: list[Any] = []
+    for kind, tick in trace.steps:
+        if kind == "beat":
+            if last is None:
+                estimate = settings["first_heartbeat_estimate"]
+                history += [estimate - estimate // 4, estimate + estimate // 4]
+            elif phi(tick) < settings["threshold"]:
+                history.append(tick - last)
+            history = history[-settings["max_sample_size"] :]
+            last = tick
+        elif kind == "phi":
+            answers.append(Close(phi(tick)))
+        else:
+            answers.append(phi(tick) < settings["threshold"])
+    return tuple(answers)
+
+
+def beats_every(interval: int, count: int, *, first: int = 0) -> tuple[tuple[str, int], ...]:
+    """`count` heartbeats, `interval` apart from `first`."""
+    return tuple(("beat", first + i * interval) for i in range(count))
+
+
+def phi_at(*ticks: int) -> tuple[tuple[str, int], ...]:
+    return tuple(("phi", t) for t in ticks)
+
+
+def available_at(*ticks: int) -> tuple[tuple[str, int], ...]:
+    return tuple(("available", t) for t in ticks)
+
+
+def trace(*parts: Sequence[tuple[str, int]], **settings: Any) -> Trace:
+    return Trace(tuple(step for part in parts for step in part), tuple(settings.items()))
