@@ -60,6 +60,7 @@ def test_only_the_exercises_a_module_attempts_are_collected(tmp_path: Path) -> N
         "retry": "not attempted",
         "batcher": "not attempted",
         "diagnosis": "not attempted",
+        "credits": "not attempted",
     }
     assert "tests/sweep" not in result.stdout
     points = document["points"]
@@ -67,7 +68,8 @@ def test_only_the_exercises_a_module_attempts_are_collected(tmp_path: Path) -> N
     assert points["monitor"]["result"] == "not attempted"
     assert points["boundary"]["result"] == "passed"
     assert points["validation"]["result"] == "partial"  # detect's tests passed, the rest skipped
-    assert "Not attempted (no test collected): sweep, retry, batcher, diagnosis" in result.stdout
+    not_attempted = "sweep, retry, batcher, diagnosis, credits"
+    assert f"Not attempted (no test collected): {not_attempted}" in result.stdout
 
 
 def test_the_scorecard_is_the_last_thing_printed(tmp_path: Path) -> None:

@@ -25,9 +25,9 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tests.support.checks import KataFailure
 from tests.support.impl import Implementation
-from tests.support.outcomes import Outcome, Question, Returned, ShapeError, ask, where_raised
+from tests.support.outcomes import Question, ShapeError
+from tests.support.sessions import Shown, Transcript, expect_transcript, play
 
 Step = tuple[Any, ...]
 Observation = Any
@@ -167,47 +167,21 @@ def wakes(tick: int | None) -> Any:
 # --- asking ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Transcript:
-    """One observation per step; it stops at a step that raised something unexpected."""
-
-    observations: tuple[Observation, ...]
-    notes: tuple[str, ...] = field(default=(), compare=False)  # where the unexpected arose
-
-
 def session(script: Session) -> Question:
-    return Question(str(script), lambda impl: _run(impl, script), lambda t: _shown(script, t))
+    return Question(
+        str(script), lambda impl: _run(impl, script), lambda t: _shown(script).transcript(t)
+    )
 
 
 def _run(impl: Implementation, script: Session) -> Transcript:
-    errors = (
-        impl.type_named("QueueFull"),
-        impl.type_named("Closed"),
-        ValueError,
-    )
     batcher = impl.require("Batcher")(impl.type_named("Config")(**script.settings))
-    request_type = impl.type_named("Request")
-    state = _State()
-    observations: list[Observation] = []
-    for step in script.steps:
-        try:
-            observations.append(_step(batcher, request_type, state, step))
-        except errors as error:
-            names = ("QueueFull", "Closed", "ValueError")
-            observations.append(
-                next(n for n, e in zip(names, errors, strict=True) if isinstance(error, e))
-            )
-        except ShapeError as error:
-            problem, *shown = error.args
-            observations.append(f"not the contract's answer: {problem}")
-            return Transcript(tuple(observations), tuple(f"got {s}" for s in shown[:1]))
-        except Exception as error:
-            observations.append(f"raised {type(error).__name__}")
-            note = (
-                f"{type(error).__name__}: {error}\n{where_raised(error.__traceback__, impl.file)}"
-            )
-            return Transcript(tuple(observations), (note,))
-    return Transcript(tuple(observations))
+    request_type, state = impl.type_named("Request"), _State()
+    errors = {
+        "QueueFull": impl.type_named("QueueFull"),
+        "Closed": impl.type_named("Closed"),
+        "ValueError": ValueError,
+    }
+    return play(impl, script.steps, lambda step: _step(batcher, request_type, state, step), errors)
 
 
 @dataclass
@@ -368,54 +342,16 @@ def observed(observation: Observation) -> str:
     )
 
 
-def _shown(script: Session, transcript: Transcript) -> str:
-    lines = [observed(o) for o in transcript.observations]
-    return "\n".join(f"{i:>3}. {line}" for i, line in enumerate(lines, 1)) + "".join(
-        f"\n       {note}" for note in transcript.notes
-    )
+def _shown(script: Session) -> Shown:
+    arguments = ", ".join(f"{k}={v!r}" for k, v in script.config)
+    return Shown(f"b = Batcher(Config({arguments}))", [call(s) for s in script.steps], observed)
 
 
 def expect_session(
     impl: Implementation, script: Session, want: Sequence[Observation], *, rule: str
 ) -> None:
     """Fail unless the session's transcript is `want`; show the steps to the first difference."""
-    question = session(script)
-    outcome = ask(question, impl)
-    wanted = Transcript(tuple(want))
-    if outcome == Returned(wanted, ""):
-        return
-    raise KataFailure(
-        _difference(script, wanted, outcome) + f"\n  Rule: {rule}",
-        impl=impl,
-        questions=[question],
-        outcomes=[outcome],
-    )
-
-
-def _difference(script: Session, want: Transcript, outcome: Outcome) -> str:
-    arguments = ", ".join(f"{k}={v!r}" for k, v in script.config)
-    lines = [f"b = Batcher(Config({arguments}))"]
-    if not isinstance(outcome, Returned):
-        lines += [f"{i:>3}. {call(step)}" for i, step in enumerate(script.steps, 1)]
-        return "\n".join(
-            [*lines, f"  expected the transcript:\n{_shown(script, want)}", f"  got: {outcome}"]
-        )
-    got: Transcript = outcome.value
-    for i, step in enumerate(script.steps):
-        expected = observed(want.observations[i])
-        if i >= len(got.observations):
-            break
-        actual = observed(got.observations[i])
-        lines.append(f"{i + 1:>3}. {call(step)}")
-        if actual == expected and got.observations[i] == want.observations[i]:
-            lines.append(f"       -> {actual}")
-            continue
-        lines += [f"       expected: {expected}", f"            got: {actual}"]
-        lines += [f"       {note}" for note in got.notes]
-        if i + 1 < len(script.steps):
-            lines.append(f"  ({len(script.steps) - i - 1} more steps not shown)")
-        break
-    return "\n".join(lines)
+    expect_transcript(impl, session(script), _shown(script), want, rule=rule)
 
 
 # --- the model ------------------------------------------------------------------------------

@@ -214,8 +214,44 @@ DIAGNOSIS = Exercise(
     ),
 )
 
+CREDITS = Exercise(
+    name="credits",
+    title="a GPU credit scheduler: cost and priority, refunds, reservations, limits, fairness",
+    names=("Scheduler",),
+    types=("Config", "Job", "Balance"),
+    reference="variants.credits",
+    points=(
+        Point(
+            "credits_order",
+            "Priority, then submission; strict within an account, best effort across",
+        ),
+        Point(
+            "credits_conservation",
+            "Integer credits, conserved: deposited = available + reserved + spent",
+        ),
+        Point("credits_refunds", "Fail or cancel refunds the unused part, once"),
+        Point(
+            "credits_reservations",
+            "Reservations hold credits; released on expiry, release or cancel",
+        ),
+        Point("credits_limits", "At most max_running running jobs per account, and slots overall"),
+        Point("credits_fairness", "Weighted fair share: no account starves, shares within a bound"),
+        Point(
+            "credits_errors",
+            "An operation that cannot be honoured raises ValueError, changes nothing",
+        ),
+        Point("credits_model", "Any sequence of operations agrees with a brute-force model"),
+        Point("credits_scaling", "A decision costs O(log n) in the waiting jobs, not a rescan"),
+        Point(
+            "credits_design",
+            "State, data structures and what a real multi-tenant scheduler adds",
+            scored_by="interview",
+        ),
+    ),
+)
+
 EXERCISES: dict[str, Exercise] = {
-    exercise.name: exercise for exercise in (DETECTOR, SWEEP, RETRY, BATCHER, DIAGNOSIS)
+    exercise.name: exercise for exercise in (DETECTOR, SWEEP, RETRY, BATCHER, DIAGNOSIS, CREDITS)
 }
 
 # Every point by name, with its exercise, in rubric order.

@@ -1,0 +1,57 @@
+"""Credits are integers and are conserved: deposited == available + reserved + spent."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.crediting import (
+    Session,
+    balance,
+    balanced,
+    deposit,
+    expect_session,
+    finish,
+    open_account,
+    schedule,
+    started,
+    submit,
+)
+from tests.support.impl import Implementation
+
+pytestmark = pytest.mark.credits_conservation
+
+RULE = (
+    "credits are ints; a job's cost moves from available to reserved when it starts and, when "
+    "it ends, what it used to spent and the rest back to available: at every moment "
+    "deposited == available + reserved + spent, and available is never negative."
+)
+
+
+def test_a_job_holds_its_cost_while_it_runs(impl: Implementation) -> None:
+    steps = [open_account("a"), deposit("a", 100), submit(1, "a", 30), schedule(0), balance("a")]
+    want = ["ok", "ok", "ok", started(1), balanced(70, 30, 0, 100)]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+def test_what_a_job_used_is_spent_and_the_rest_comes_back(impl: Implementation) -> None:
+    steps = [open_account("a"), deposit("a", 100), submit(1, "a", 30), schedule(0)]
+    steps += [finish(1, 12), balance("a")]
+    want = ["ok", "ok", "ok", started(1), "ok", balanced(88, 0, 12, 100)]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+def test_two_jobs_cannot_both_spend_the_same_credits(impl: Implementation) -> None:
+    """100 credits, two jobs of 60: the first holds 60, the second cannot start."""
+    steps = [open_account("a"), deposit("a", 100), submit(1, "a", 60), submit(2, "a", 60)]
+    steps += [schedule(0), balance("a")]
+    want = ["ok", "ok", "ok", "ok", started(1), balanced(40, 60, 0, 100)]
+    expect_session(impl, Session.of(steps, slots=2), want, rule=RULE)
+
+
+def test_credits_beyond_a_float_are_exact(impl: Implementation) -> None:
+    """10**18 + 1 credits: a float would round the 1 away (2**53 < 10**18)."""
+    big = 10**18 + 1
+    steps = [open_account("a"), deposit("a", big), submit(1, "a", 3), schedule(0), finish(1, 1)]
+    steps += [balance("a")]
+    want = ["ok", "ok", "ok", started(1), "ok", balanced(big - 1, 0, 1, big)]
+    expect_session(impl, Session.of(steps), want, rule=RULE)

@@ -1,0 +1,80 @@
+"""Reservations hold a job's credits before it starts; released on expiry, release or cancel."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.crediting import (
+    Session,
+    balance,
+    balanced,
+    cancel,
+    deposit,
+    expect_session,
+    open_account,
+    release,
+    reserve,
+    schedule,
+    started,
+    state,
+    submit,
+)
+from tests.support.impl import Implementation
+
+pytestmark = pytest.mark.credits_reservations
+
+RULE = (
+    "reserve(job, now, ttl) moves a queued job's cost from available to reserved (ValueError "
+    "if the account cannot pay); the job then starts from its reservation; the reservation "
+    "ends when the job starts, on release(job) or cancel(job), or at the first schedule(now) "
+    "with now >= reserved at + ttl: its credits go back to available, the job stays queued."
+)
+A = [open_account("a"), deposit("a", 100), submit(1, "a", 60)]
+OK3 = ["ok", "ok", "ok"]
+
+
+def test_a_reservation_holds_credits_before_the_start(impl: Implementation) -> None:
+    steps = [*A, reserve(1, 0, 50), balance("a"), state(1)]
+    want = [*OK3, "ok", balanced(40, 60, 0, 100), "reserved"]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+def test_reserved_credits_are_not_anyone_elses(impl: Implementation) -> None:
+    """60 reserved for job 1; job 2 (50) cannot start from the 40 left."""
+    steps = [*A, reserve(1, 0, 50), submit(2, "a", 50, priority=9), schedule(1)]
+    want = [*OK3, "ok", "ok", started()]
+    expect_session(impl, Session.of(steps, slots=2), want, rule=RULE)
+
+
+def test_a_reserved_job_starts_from_its_reservation(impl: Implementation) -> None:
+    steps = [*A, reserve(1, 0, 50), schedule(1), balance("a"), state(1)]
+    want = [*OK3, "ok", started(1), balanced(40, 60, 0, 100), "running"]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+def test_a_reservation_expires_at_its_time_to_live(impl: Implementation) -> None:
+    """Reserved at 10 for 5 ticks, with no slot free: held at 14, released at 15."""
+    steps = [open_account("b"), deposit("b", 10), submit(0, "b", 10), schedule(0)]
+    steps += [*A, reserve(1, 10, 5), schedule(14), balance("a"), schedule(15), balance("a")]
+    steps += [state(1)]
+    want = ["ok", "ok", "ok", started(0), *OK3, "ok", started(), balanced(40, 60, 0, 100)]
+    want += [started(), balanced(100, 0, 0, 100), "queued"]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+def test_release_gives_the_credits_back(impl: Implementation) -> None:
+    steps = [*A, reserve(1, 0, 50), release(1), balance("a"), state(1), release(1)]
+    want = [*OK3, "ok", "ok", balanced(100, 0, 0, 100), "queued", "ValueError"]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+def test_cancelling_a_reserved_job_releases_its_credits(impl: Implementation) -> None:
+    steps = [*A, reserve(1, 0, 50), cancel(1), balance("a"), state(1)]
+    want = [*OK3, "ok", "ok", balanced(100, 0, 0, 100), "cancelled"]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+def test_a_reservation_the_account_cannot_pay_is_refused(impl: Implementation) -> None:
+    steps = [*A, submit(2, "a", 50), reserve(1, 0, 50), reserve(2, 0, 50), balance("a")]
+    want = [*OK3, "ok", "ok", "ValueError", balanced(40, 60, 0, 100)]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
