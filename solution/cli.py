@@ -1,4 +1,4 @@
-"""``python -m solution``: ``demo``, ``detect LOG``, ``threshold`` and ``lab``.
+"""``python -m solution``: ``demo``, ``detect LOG``, ``threshold``, ``lab``, ``collect``, ``live``.
 
 Bad input of any kind exits with status 2 and one line naming the problem
 (and, for a log, the file and line); no traceback, no partial report.
@@ -18,6 +18,9 @@ from solution import demo
 from solution.detector import Heartbeat, Stopped, detect
 from solution.lab import Job, causes, report
 from solution.lab import run as run_lab
+from solution.live.collector import Collector
+from solution.live.demo import live
+from solution.live.metrics import Metrics
 from solution.logfile import InputError, format_time, name_of, parse_time
 from solution.replay import replay
 from solution.threshold import Threshold
@@ -39,6 +42,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _detect(args)
         if args.command == "lab":
             return _lab(args)
+        if args.command == "collect":
+            return _collect(args)
+        if args.command == "live":
+            return _live(args)
         return _threshold(args)
     except InputError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
@@ -110,7 +117,86 @@ def _parser() -> argparse.ArgumentParser:
     )
     lab.add_argument("--json", action="store_true", help="print JSON")
     lab.add_argument("--markdown", action="store_true", help="print WRITEUP.md's tables")
+
+    collect = commands.add_parser(
+        "collect",
+        help="listen for UDP heartbeats and report stopped and hung ranks as they happen",
+        description="A collector: UDP heartbeats (format HB1, solution/live/wire.py) stamped on "
+        "its own monotonic clock; each rank reported as it crosses the timeout; a summary at "
+        "the end (Ctrl-C, or --duration).",
+    )
+    collect.add_argument("--job", required=True, help="the job whose heartbeats to accept")
+    collect.add_argument("--world-size", type=_bounded(1, WORLD_SIZE_LIMIT), required=True)
+    collect.add_argument("--timeout", type=_seconds, required=True, help="seconds of silence")
+    collect.add_argument("--stall-timeout", type=_seconds, help="seconds without progress: hung")
+    collect.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    collect.add_argument("--port", type=_bounded(0, 65_535), default=9_999, help="UDP port (9999)")
+    collect.add_argument(
+        "--metrics-port", type=_bounded(0, 65_535), help="serve Prometheus metrics"
+    )
+    collect.add_argument("--duration", type=_seconds, help="stop after this many seconds")
+
+    demo_live = commands.add_parser(
+        "live",
+        help="real processes heartbeat to a real collector; one killed, one frozen, one hung",
+    )
+    demo_live.add_argument("--ranks", type=_bounded(4, 64), default=8, help="worker processes (8)")
+    demo_live.add_argument("--interval", type=_seconds, default=200_000_000, help="seconds (0.2)")
+    demo_live.add_argument(
+        "--metrics-port", type=_bounded(0, 65_535), help="serve Prometheus metrics"
+    )
     return parser
+
+
+def _seconds(text: str) -> int:
+    """Decimal seconds, exactly, as integer nanoseconds: at least a millisecond."""
+    try:
+        ns = parse_time(text, seconds=True)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    if not 1_000_000 <= ns <= 86_400 * 10**9:
+        raise argparse.ArgumentTypeError("must be between 0.001 and 86400 seconds")
+    return ns
+
+
+def _collect(args: argparse.Namespace) -> int:
+    metrics = Metrics(args.metrics_port)
+    try:
+        collector = Collector(
+            job=args.job,
+            world_size=args.world_size,
+            timeout=args.timeout,
+            stall_timeout=args.stall_timeout,
+            host=args.host,
+            port=args.port,
+            guard_window=args.timeout,
+            metrics=metrics,
+        )
+    except OSError as error:
+        raise InputError(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None
+    host, port = collector.address
+    print(f"listening on {host}:{port} for job {args.job!r}, {args.world_size} ranks", flush=True)
+    try:
+        collector.run(args.duration / 1e9 if args.duration else float("inf"))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for line in collector.summary():
+            print(line)
+        collector.close()
+        metrics.close()
+    return 0
+
+
+def _live(args: argparse.Namespace) -> int:
+    try:
+        result = live(
+            ranks=args.ranks, interval=args.interval / 1e9, metrics_port=args.metrics_port
+        )
+    except KeyboardInterrupt:
+        print("interrupted: every worker ended and reaped", file=sys.stderr)
+        return 130
+    return 0 if result.reaped else 1
 
 
 def _bounded(low: int, high: int) -> Callable[[str], int]:

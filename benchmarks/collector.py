@@ -1,0 +1,112 @@
+"""What one collector costs per heartbeat, beside the floor: a bare `socket.recv` loop.
+
+    python3 benchmarks/collector.py            # 200 rounds of 256 datagrams
+    python3 benchmarks/collector.py --smoke    # small, for CI
+
+Both sides read the same datagrams from the same kind of UDP socket on
+localhost, one core, in the same run: each round, 256 heartbeats (of a
+1,024-rank job) are sent into the socket untimed, then drained timed,
+either by a loop that only reads them (the floor) or by the collector
+(read, parse, check the job and rank, stamp, feed the monitor, track
+progress), without and with its Prometheus metrics.  Printed:
+microseconds per datagram (the median round), the ratio to the floor, and the heartbeats a
+second one collector sustains: at one heartbeat a second per rank, the
+largest job it can serve.  Then the share of the text format in that cost:
+parsing one datagram, beside unpacking the same fields from a binary layout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import statistics
+import struct
+import sys
+import time
+import timeit
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from solution.live.collector import Collector
+from solution.live.metrics import Metrics
+from solution.live.wire import encode, parse
+
+BATCH, RANKS = 256, 1_024
+
+
+def floor_drain(receiver: socket.socket) -> int:
+    read = 0
+    while True:
+        try:
+            receiver.recv(256)
+        except BlockingIOError:
+            return read
+        read += 1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smoke", action="store_true", help="small, for CI")
+    rounds = 10 if parser.parse_args().smoke else 200
+    try:
+        metrics = Metrics(0)
+    except RuntimeError:  # the optional extra is not installed
+        metrics = None
+    silent = lambda line: None  # noqa: E731 (a sink for the collector's lines)
+    plain = Collector(job="bench", world_size=RANKS, timeout=10**12, out=silent)
+    with_metrics = (
+        Collector(job="bench", world_size=RANKS, timeout=10**12, out=silent, metrics=metrics)
+        if metrics is not None
+        else None
+    )
+    bare = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    bare.bind(("127.0.0.1", 0))
+    bare.setblocking(False)
+    sender = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    datagrams = [
+        encode("bench", rank % RANKS, 1_764_400_000_000_000_000, rank) for rank in range(BATCH)
+    ]
+    readers: dict[str, tuple[tuple[str, int], Callable[[], object]]] = {
+        "floor (recv only)": (bare.getsockname(), lambda: floor_drain(bare)),
+        "collector": (plain.address, plain._read),
+    }
+    if with_metrics is not None:
+        readers["collector + metrics"] = (with_metrics.address, with_metrics._read)
+    spent: dict[str, list[int]] = {name: [] for name in readers}
+    for _ in range(rounds):  # alternate, so drift in the machine falls on every reader alike
+        for name, (address, drain) in readers.items():
+            for data in datagrams:
+                sender.sendto(data, address)
+            began = time.perf_counter_ns()
+            drain()
+            spent[name].append(time.perf_counter_ns() - began)
+    per = {name: statistics.median(times) / BATCH / 1_000 for name, times in spent.items()}
+    floor = per["floor (recv only)"]
+    print(f"{'reader':<22} {'us/datagram':>12} {'x floor':>8} {'heartbeats/s':>13}")
+    for name, us in per.items():
+        print(f"{name:<22} {us:>12.2f} {us / floor:>7.2f}x {1e6 / us:>13,.0f}")
+    parse_us = (
+        min(timeit.repeat(lambda: parse(datagrams[7]), number=20_000, repeat=3)) / 20_000 * 1e6
+    )
+    binary = struct.Struct("!4s16siqq")  # the same fields in a fixed binary layout
+    packed = binary.pack(b"HB1 ", b"bench", 7, 1_764_400_000_000_000_000, 7)
+    unpack_us = (
+        min(timeit.repeat(lambda: binary.unpack(packed), number=20_000, repeat=3)) / 20_000 * 1e6
+    )
+    print(
+        f"of which parsing the text format: {parse_us:.2f} us; unpacking the same fields from "
+        f"a binary layout (struct): {unpack_us:.2f} us"
+    )
+    if plain.stats.accepted != rounds * BATCH:
+        raise SystemExit(f"the collector accepted {plain.stats.accepted}, not {rounds * BATCH}")
+    for collector in (plain, with_metrics):
+        if collector is not None:
+            collector.close()
+    if metrics is not None:
+        metrics.close()
+
+
+if __name__ == "__main__":
+    main()

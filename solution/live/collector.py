@@ -1,0 +1,263 @@
+"""The collector: UDP heartbeats in, stamped on its own clock, stopped and hung ranks out.
+
+Each datagram is stamped with the collector's monotonic clock the moment it
+is read (never the sender's `sent_at`) and fed to a `HeartbeatMonitor`.
+Every `check_every` the collector asks the monitor who is silent, and, with
+the progress the heartbeats carry, who is hung; it reports each rank as it
+crosses its timeout, one line each, and again when it is heard from or
+progresses.  Many ranks falling silent together go through
+`guard_mass_silence`: one suspected collector fault, not many deaths.
+
+Nothing a sender does can crash it or mark a rank alive by mistake: a
+datagram that does not parse, names another job, or a rank outside the
+world is counted by reason and dropped.  Datagrams the kernel dropped
+because the collector fell behind are read from the socket's own counter
+(``/proc/net/udp`` on Linux), not guessed; so is the collector's own lag:
+how late each check ran, the first cause of mass false alarms.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import selectors
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from solution.diagnosis import guard_mass_silence
+from solution.live.metrics import Metrics
+from solution.live.wire import Malformed, parse
+from solution.monitor import HeartbeatMonitor
+
+BATCH = 512  # datagrams read between two looks at the clock
+BUFFER = 1 << 22  # bytes of socket receive buffer asked for: bursts wait there, not dropped
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str  # "stopped", "hung", "heard again", "progressing", "collector fault", "recovered"
+    rank: int | None
+    at: int  # the collector's clock, ns
+    detail: int = 0  # stopped: silence; hung: ns without progress; fault: ranks
+
+
+@dataclass
+class Stats:
+    received: int = 0  # datagrams read
+    accepted: int = 0  # heartbeats fed to the monitor
+    rejected: collections.Counter[str] = field(default_factory=collections.Counter)
+    worst_lag: int = 0  # ns: the latest a check ran after it was due
+    events: list[Event] = field(default_factory=list)
+
+
+class Collector:
+    def __init__(
+        self,
+        *,
+        job: str,
+        world_size: int,
+        timeout: int,
+        stall_timeout: int | None = None,
+        check_every: int | None = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        guard_window: int | None = None,
+        guard_fraction: Fraction = Fraction(1, 4),
+        clock: Callable[[], int] = time.monotonic_ns,
+        out: Callable[[str], None] = print,
+        metrics: Metrics | None = None,
+    ) -> None:
+        """Times are ns of `clock`.  `stall_timeout` None: no hung reports."""
+        self.job, self.world_size, self.timeout = job, world_size, timeout
+        self.stall_timeout = stall_timeout
+        self.check_every = check_every or max(1, timeout // 20)
+        self.guard_window, self.guard_fraction = guard_window, guard_fraction
+        self._clock, self._out, self.metrics = clock, out, metrics or Metrics(None)
+        self.socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, BUFFER)
+        self.socket.bind((host, port))
+        self.socket.setblocking(False)
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self.socket, selectors.EVENT_READ)
+        self.monitor = HeartbeatMonitor(world_size, timeout, clock=clock)
+        self.start = self.monitor.start
+        self.stats = Stats()
+        self._progress: dict[int, tuple[int, int]] = {}  # rank -> (highest, first heard at)
+        self._stopped: set[int] = set()
+        self._hung: set[int] = set()
+        self._fault = False
+        self._next_check = self.start + self.check_every
+
+    @property
+    def heard(self) -> set[int]:
+        """The ranks heard from at least once."""
+        return set(self._progress)
+
+    @property
+    def address(self) -> tuple[str, int]:
+        host, port = self.socket.getsockname()
+        return str(host), int(port)
+
+    def poll(self, wait: float) -> None:
+        """Wait up to `wait` seconds for heartbeats (less if a check is due), read them, and
+        run the check if it is due."""
+        left = (self._next_check - self._clock()) / 1e9
+        if self._selector.select(max(0.0, min(wait, left))):
+            self._read()
+        now = self._clock()
+        if now >= self._next_check:
+            lag = now - self._next_check
+            self.stats.worst_lag = max(self.stats.worst_lag, lag)
+            self.metrics.lag(lag / 1e9)
+            self._check(now)
+            self._next_check = now + self.check_every
+
+    def run(self, seconds: float) -> None:
+        end = self._clock() + int(seconds * 1e9)
+        while self._clock() < end:
+            self.poll((end - self._clock()) / 1e9)
+
+    def drops(self) -> int | None:
+        """Datagrams the kernel dropped for this socket (its receive buffer was full), from
+        /proc/net/udp; None where the system does not say."""
+        inode = str(os.fstat(self.socket.fileno()).st_ino)
+        try:
+            with open("/proc/net/udp", encoding="ascii") as table:
+                for line in table:
+                    columns = line.split()
+                    if len(columns) > 12 and columns[9] == inode:
+                        return int(columns[-1])
+        except OSError:
+            return None
+        return None
+
+    def close(self) -> None:
+        self._selector.close()
+        self.socket.close()
+
+    def summary(self) -> list[str]:
+        stats, drops = self.stats, self.drops()
+        rejected = ", ".join(f"{n:,} {reason}" for reason, n in sorted(stats.rejected.items()))
+        return [
+            f"{stats.received:,} datagrams read, {stats.accepted:,} heartbeats accepted"
+            + (f"; refused: {rejected}" if rejected else ""),
+            "dropped by the kernel, the collector too slow: "
+            + ("unknown on this system" if drops is None else f"{drops:,}"),
+            f"the longest a check ran late: {stats.worst_lag / 1e6:.1f} ms",
+            f"reports: {sum(e.kind == 'stopped' for e in stats.events)} stopped, "
+            f"{sum(e.kind == 'hung' for e in stats.events)} hung, "
+            f"{sum(e.kind == 'collector fault' for e in stats.events)} collector faults",
+        ]
+
+    # --- reading ------------------------------------------------------------------------
+
+    def _read(self) -> None:
+        """Read what has arrived, up to a batch.  The progress of a heartbeat of this batch is
+        dated by one clock reading for the batch; its receipt, by the monitor's own."""
+        receive, beat, stats, progress = (
+            self.socket.recv,
+            self.monitor.beat,
+            self.stats,
+            self._progress,
+        )
+        now = self._clock()
+        for _ in range(BATCH):
+            try:
+                data = receive(256)
+            except BlockingIOError:
+                return
+            stats.received += 1
+            try:
+                heartbeat = parse(data)
+            except Malformed as refused:
+                self._refuse(refused.reason)
+                continue
+            if heartbeat.job != self.job:
+                self._refuse("another job")
+            elif heartbeat.rank >= self.world_size:
+                self._refuse("rank outside the world")
+            else:
+                beat(heartbeat.rank)
+                stats.accepted += 1
+                self.metrics.heartbeat()
+                seen = progress.get(heartbeat.rank)
+                if seen is None or heartbeat.progress > seen[0]:
+                    progress[heartbeat.rank] = (heartbeat.progress, now)
+
+    def _refuse(self, reason: str) -> None:
+        self.stats.rejected[reason] += 1
+        self.metrics.rejected(reason)
+
+    # --- checking -----------------------------------------------------------------------
+
+    def _check(self, now: int) -> None:
+        report = self.monitor.stopped()
+        silent = {s.rank for s in report}
+        fault = None
+        if self.guard_window is not None:
+            verdict = guard_mass_silence(
+                report,
+                world_size=self.world_size,
+                start=self.start,
+                window=self.guard_window,
+                fraction=self.guard_fraction,
+            )
+            report, fault = verdict.stopped, verdict.fault
+        if (fault is not None) != self._fault:
+            self._fault = fault is not None
+            if fault is not None:
+                self._event("collector fault", None, now, len(fault.ranks))
+                self._say(
+                    now,
+                    f"{len(fault.ranks)} ranks fell silent together: suspect the "
+                    "collector or the network, not the ranks",
+                )
+            else:
+                self._event("recovered", None, now)
+                self._say(now, "the mass silence is over")
+        for stopped in report:
+            if stopped.rank not in self._stopped:
+                self._stopped.add(stopped.rank)
+                self._event("stopped", stopped.rank, now, stopped.silence)
+                self.metrics.stopped(stopped.silence / 1e9)
+                heard = "never heard" if stopped.last_heard is None else "silent"
+                self._say(
+                    now, f"rank {stopped.rank} stopped: {heard} for {stopped.silence / 1e9:.3f} s"
+                )
+        for rank in sorted(self._stopped - silent):
+            self._stopped.discard(rank)
+            self._event("heard again", rank, now)
+            self._say(now, f"rank {rank} heard again")
+        self.metrics.silent(len(self._stopped))
+        if self.stall_timeout is not None:
+            self._check_progress(now, silent)
+
+    def _check_progress(self, now: int, silent: set[int]) -> None:
+        assert self.stall_timeout is not None
+        stuck = {
+            rank: (progress, now - since)
+            for rank, (progress, since) in self._progress.items()
+            if rank not in silent and now - since > self.stall_timeout
+        }
+        for rank in sorted(stuck, key=lambda r: (stuck[r][0], -stuck[r][1], r)):
+            if rank not in self._hung:
+                self._hung.add(rank)
+                progress, stalled = stuck[rank]
+                self._event("hung", rank, now, stalled)
+                self._say(
+                    now,
+                    f"rank {rank} hung: beating, but stuck at {progress} for {stalled / 1e9:.3f} s",
+                )
+        for rank in sorted(self._hung - set(stuck)):
+            self._hung.discard(rank)
+            self._event("progressing", rank, now)
+            self._say(now, f"rank {rank} progressing again")
+
+    def _event(self, kind: str, rank: int | None, at: int, detail: int = 0) -> None:
+        self.stats.events.append(Event(kind, rank, at, detail))
+
+    def _say(self, now: int, text: str) -> None:
+        self._out(f"+{(now - self.start) / 1e9:8.3f} s  {text}")

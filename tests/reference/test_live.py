@@ -1,0 +1,266 @@
+"""The live collector on real processes and real sockets: nothing here is mocked.
+
+Workers are real processes heartbeating over UDP on localhost; they are
+killed (SIGKILL), frozen (SIGSTOP) and hung (their loop stops, their
+heartbeat thread goes on).  Detection must fall in the threshold
+arithmetic's window plus a stated scheduling margin; no healthy rank may be
+reported; every process started must be reaped.  The parser is fuzzed; the
+collector is flooded; its metrics are scraped over HTTP.
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from solution.live.collector import Collector
+from solution.live.demo import live
+from solution.live.metrics import Metrics
+from solution.live.sender import Sender
+from solution.live.wire import Datagram, Malformed, encode, parse
+from tests.support.exercises import ROOT
+
+pytestmark = pytest.mark.reference
+
+MARGIN = 0.5  # seconds of scheduling on a busy 2-core machine, beyond the arithmetic's window
+MS = 1_000_000
+
+
+def test_kill_stop_and_hang_are_each_detected_within_the_predicted_window() -> None:
+    lines: list[str] = []
+    result = live(ranks=6, interval=0.1, out=lines.append)
+    assert result.reaped, lines
+    assert result.false_reports == (), lines
+    for detection in result.detections:
+        low, high = detection.predicted
+        assert detection.after is not None, (detection, lines)
+        assert low - 0.02 <= detection.after <= high + MARGIN, (detection, lines)
+    assert {d.how for d in result.detections} == {"SIGKILL", "SIGSTOP", "hang"}
+    assert result.heard_again, lines  # the frozen rank, continued, is heard from again
+
+
+def _send(address: tuple[str, int], *datagrams: bytes) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sender:
+        for data in datagrams:
+            sender.sendto(data, address)
+
+
+def _collector(**overrides: object) -> Collector:
+    settings: dict[str, object] = {
+        "job": "test",
+        "world_size": 2,
+        "timeout": 300 * MS,
+        "out": lambda line: None,
+    }
+    return Collector(**(settings | overrides))  # type: ignore[arg-type]
+
+
+def test_junk_is_counted_by_reason_and_never_marks_a_rank_alive() -> None:
+    collector = _collector()
+    try:
+        _send(
+            collector.address,
+            b"HB2 test 0 1 1",
+            b"HB1 other 0 1 1",
+            b"HB1 test 7 1 1",
+            b"HB1 test zero 1 1",
+            b"\x00\xff garbage",
+            b"",
+        )
+        deadline = time.monotonic() + 2
+        while collector.stats.received < 6 and time.monotonic() < deadline:
+            collector.poll(0.05)
+        assert collector.stats.received == 6
+        assert collector.stats.accepted == 0
+        assert collector.heard == set()
+        assert dict(collector.stats.rejected) == {
+            "unknown version": 1,
+            "another job": 1,
+            "rank outside the world": 1,
+            "bad rank": 1,
+            "not a heartbeat": 2,
+        }
+        collector.run(0.4)
+        stopped = {e.rank for e in collector.stats.events if e.kind == "stopped"}
+        assert stopped == {0, 1}  # never heard: silent since the collector started
+    finally:
+        collector.close()
+
+
+def _verdict(data: bytes) -> Datagram | str:
+    """The heartbeat, or the reason it was refused; any other exception escapes."""
+    try:
+        return parse(data)
+    except Malformed as refused:
+        return refused.reason
+
+
+@given(st.binary(max_size=200))
+def test_the_parser_returns_a_heartbeat_or_a_reason_for_any_bytes(data: bytes) -> None:
+    verdict = _verdict(data)
+    assert isinstance(verdict, Datagram) or verdict
+
+
+fields = st.one_of(
+    st.sampled_from(["HB1", "HB2", "HB", "hb1", ""]),
+    st.from_regex(r"[A-Za-z0-9._-]{0,70}", fullmatch=True),
+    st.integers(-(2**64), 2**64).map(str),
+    st.text(max_size=6),
+)
+
+
+@given(st.lists(fields, min_size=1, max_size=7), st.sampled_from([" ", "  ", "\t", ""]))
+def test_near_valid_datagrams_parse_or_are_refused_by_reason(parts: list[str], gap: str) -> None:
+    """Version-1 datagrams with fields broken one way or another: never anything but a
+    heartbeat, or Malformed with its reason."""
+    data = gap.join(parts).encode("utf-8", "surrogatepass")
+    verdict = _verdict(data)
+    if isinstance(verdict, Datagram):  # what parses is what a sender would have sent
+        assert encode(verdict.job, verdict.rank, verdict.sent_at, verdict.progress) == data
+    else:
+        assert verdict
+
+
+def test_a_flood_is_accounted_for_datagram_by_datagram() -> None:
+    """A sender process sends as fast as it can; every datagram is either read by the
+    collector or counted by the kernel as dropped: received + dropped == sent."""
+    collector = _collector(world_size=1, timeout=10_000 * MS)
+    before = collector.drops()
+    if before is None:
+        pytest.skip("this system does not report a socket's drops (/proc/net/udp)")
+    script = (
+        "import socket, sys\n"
+        "s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
+        "n = 0\n"
+        "for i in range(30_000):\n"
+        "    try:\n"
+        f"        s.sendto(b'HB1 test 0 %d %d' % (i, i), ('127.0.0.1', {collector.address[1]}))\n"
+        "        n += 1\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "print(n)\n"
+    )
+    try:
+        blast = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+        while blast.poll() is None:
+            collector.poll(0.01)
+        sent = int(blast.communicate()[0])
+        quiet = time.monotonic() + 0.5
+        while time.monotonic() < quiet:  # what is still queued in the socket
+            collector.poll(0.05)
+        dropped = collector.drops()
+        assert dropped is not None
+        assert collector.stats.received + dropped - before == sent
+        assert collector.stats.accepted == collector.stats.received
+    finally:
+        collector.close()
+
+
+def test_a_paced_stream_of_two_thousand_a_second_loses_nothing() -> None:
+    """The stated rate the collector keeps up with, on a busy CI machine: 2,000 heartbeats a
+    second (a 2,000-rank job at one a second) for one second, none dropped."""
+    collector = _collector(world_size=2_000, timeout=10_000 * MS)
+    script = (
+        "import socket, time\n"
+        "s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
+        "start = time.monotonic()\n"
+        "for i in range(2_000):\n"
+        "    while time.monotonic() < start + i / 2_000:\n"
+        "        pass\n"
+        f"    s.sendto(b'HB1 test %d 0 0' % i, ('127.0.0.1', {collector.address[1]}))\n"
+    )
+    try:
+        before = collector.drops()
+        paced = subprocess.Popen([sys.executable, "-c", script])
+        while paced.poll() is None:
+            collector.poll(0.01)
+        end = time.monotonic() + 0.5
+        while time.monotonic() < end:
+            collector.poll(0.05)
+        assert collector.stats.accepted == 2_000
+        if before is not None:
+            assert collector.drops() == before
+    finally:
+        collector.close()
+
+
+def test_the_metrics_are_served_in_the_prometheus_format() -> None:
+    pytest.importorskip("prometheus_client")
+    metrics = Metrics(0)
+    collector = _collector(metrics=metrics)
+    try:
+        _send(collector.address, encode("test", 0, 1, 1), encode("test", 1, 1, 1), b"junk")
+        deadline = time.monotonic() + 2
+        while collector.stats.received < 3 and time.monotonic() < deadline:
+            collector.poll(0.05)
+        collector.run(0.4)  # rank 0 and 1 fall silent: reported, with their detection times
+        url = f"http://127.0.0.1:{metrics.port}/metrics"
+        with urllib.request.urlopen(url, timeout=5) as response:
+            text = response.read().decode()
+        assert "heartbeat_collector_heartbeats_total 2.0" in text
+        assert 'heartbeat_collector_rejected_total{reason="not a heartbeat"} 1.0' in text
+        assert "heartbeat_collector_silent_ranks 2.0" in text
+        assert "heartbeat_collector_detection_seconds_count 2.0" in text
+        assert "heartbeat_collector_loop_lag_seconds_count" in text
+    finally:
+        collector.close()
+        metrics.close()
+
+
+def test_a_sender_counts_its_failures_and_never_raises() -> None:
+    sender = Sender(("256.256.256.256", 9), job="test", rank=0, interval=0.01)
+    sender.send()
+    assert (sender.sent, sender.failures) == (0, 1)
+    sender.start()
+    time.sleep(0.05)  # a real thread on a real clock: let it try a few times
+    sender.stop()
+    assert sender.failures > 1
+    with pytest.raises(ValueError, match="interval"):
+        Sender(("127.0.0.1", 9), job="test", rank=0, interval=0)
+
+
+def _workers_of(job: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"solution.live.worker" in command and job.encode() in command:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds processes through /proc")
+def test_ctrl_c_ends_and_reaps_every_worker() -> None:
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "solution", "live", "--ranks", "4", "--interval", "0.1"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert demo.stdout is not None
+    job = f"demo-{demo.pid}"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        line = demo.stdout.readline()
+        if "ranks heard" in line:
+            break
+    assert len(_workers_of(job)) == 4
+    demo.send_signal(signal.SIGINT)
+    _, err = demo.communicate(timeout=20)
+    assert demo.returncode == 130, err
+    assert "every worker ended and reaped" in err
+    assert "Traceback" not in err
+    assert _workers_of(job) == []
