@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import pytest
 
-from tests.support.exercises import ROOT
+from tests.support.cli_runs import python_m
 from variants.batcher.records import Config
 from variants.batcher.simulation import SIZES, WAITS, Load, capacity, grid, padding, run
 
@@ -58,14 +57,7 @@ def test_length_buckets_cut_padding_and_serve_more_at_the_same_budget() -> None:
 
 def test_the_command_prints_text_and_json() -> None:
     def command(*flags: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "variants", "batch", *flags],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=60,
-        )
+        return python_m("variants", "batch", *flags)
 
     text = command()
     assert text.returncode == 0, text.stderr

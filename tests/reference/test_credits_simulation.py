@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from fractions import Fraction
 
 import pytest
 
-from tests.support.exercises import ROOT
+from tests.support.cli_runs import python_m
 from variants.credits.simulation import ACCOUNTS, contend
 
 pytestmark = pytest.mark.reference
@@ -35,14 +34,7 @@ def test_a_run_is_reproducible_from_its_seed() -> None:
 
 def test_the_command_prints_text_and_json() -> None:
     def command(*flags: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "variants", "credits", *flags],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=60,
-        )
+        return python_m("variants", "credits", *flags)
 
     text = command()
     assert text.returncode == 0, text.stderr

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import math
 import subprocess
-import sys
 from fractions import Fraction
 
 import pytest
@@ -24,6 +23,7 @@ from solution.lab import Job, Outcome, causes, run
 from solution.lab import detectors as lab
 from solution.lab.scenarios import DEAD
 from solution.lab.trace import Trace
+from tests.support.cli_runs import python_m
 from tests.support.exercises import ROOT
 
 pytestmark = pytest.mark.reference
@@ -191,14 +191,7 @@ def test_a_run_is_reproducible_from_its_seed() -> None:
 
 def test_the_command_prints_text_json_and_markdown() -> None:
     def lab_command(*flags: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "solution", "lab", "--cause", "collector stall", *flags],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=120,
-        )
+        return python_m("solution", "lab", "--cause", "collector stall", *flags)
 
     text = lab_command()
     assert text.returncode == 0, text.stderr
@@ -220,12 +213,5 @@ def test_the_writeups_tables_are_the_commands_output() -> None:
         "\n<!-- end of the lab's output -->",
     )
     shown = text[text.index(begin) + len(begin) : text.index(end)]
-    done = subprocess.run(
-        [sys.executable, "-m", "solution", "lab", "--markdown"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
+    done = python_m("solution", "lab", "--markdown")
     assert shown == done.stdout.rstrip("\n"), "regenerate it: python -m solution lab --markdown"

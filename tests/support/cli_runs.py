@@ -1,20 +1,23 @@
-"""Running the command lines in-process, as a test of what a user would see.
+"""Running the command lines, as a test of what a user would see.
 
 `run` calls ``main(argv)`` of ``python -m solution`` or ``python -m
 variants`` with standard input, output and error replaced, and a time
 limit: whatever the input, the run must end within it, with exit status 0
 or 2 and no exception escaping (an escaping exception is a traceback to the
-user).
+user).  `python_m` runs ``python -m <package> ...`` as a real process, from
+the project's folder, as a user types it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from tests.support.exercises import ROOT
 from tests.support.outcomes import time_limit
 
 SECONDS = 10.0  # no input may keep a command busy longer
@@ -47,3 +50,15 @@ def run(
     finally:
         sys.stdin = saved
     return Run(status, out.getvalue(), err.getvalue())
+
+
+def python_m(package: str, *argv: str, seconds: float = 120) -> subprocess.CompletedProcess[str]:
+    """``python -m package *argv`` in a process of its own: its status and its output."""
+    return subprocess.run(
+        [sys.executable, "-m", package, *argv],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=seconds,
+    )
