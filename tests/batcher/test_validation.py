@@ -10,6 +10,7 @@ from tests.support.batching import (
     Session,
     cancel,
     complete,
+    construction,
     expect_session,
     poll,
     sends,
@@ -17,7 +18,6 @@ from tests.support.batching import (
 )
 from tests.support.checks import expect_value_error
 from tests.support.impl import Implementation
-from tests.support.outcomes import Question
 
 pytestmark = pytest.mark.batch_validation
 
@@ -26,16 +26,6 @@ RULE = (
     "in flight; any call whose now is earlier than a now already passed raises ValueError."
 )
 GOOD = {"max_batch_size": 4, "max_wait": 10, "max_queue": 8}
-
-
-def _batcher(**config: Any) -> Question:
-    arguments = ", ".join(f"{k}={v!r}" for k, v in config.items())
-
-    def ask(impl: Implementation) -> str:
-        impl.require("Batcher")(impl.type_named("Config")(**config))
-        return "made"
-
-    return Question(f"Batcher(Config({arguments}))", ask)
 
 
 @pytest.mark.parametrize(
@@ -55,7 +45,7 @@ def _batcher(**config: Any) -> Question:
 def test_an_impossible_configuration_is_refused(
     impl: Implementation, change: dict[str, Any], problem: str
 ) -> None:
-    expect_value_error(impl, _batcher(**(GOOD | change)), problem)
+    expect_value_error(impl, construction(GOOD | change), problem)
 
 
 @pytest.mark.parametrize(

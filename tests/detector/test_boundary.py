@@ -36,10 +36,15 @@ def test_with_timeout_zero_only_a_rank_heard_now_is_healthy(detector: Detector) 
 
 def test_every_small_boundary_case_matches_the_oracle(detector: Detector) -> None:
     """Exhaustively, for one rank: every last_heard, now and timeout on a small grid."""
-    for last_heard in range(7):
-        for now in range(last_heard, 14):
-            for timeout in range(8):
-                detector.check(Call(beats([(0, last_heard)]), 1, 0, now, timeout), rule=STRICT)
+    detector.check_each(
+        (
+            Call(beats([(0, last_heard)]), 1, 0, now, timeout)
+            for last_heard in range(7)
+            for now in range(last_heard, 14)
+            for timeout in range(8)
+        ),
+        rule=STRICT,
+    )
 
 
 @pytest.mark.parametrize("days_up", [1, 106, 10_000])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 from hypothesis import strategies as st
@@ -15,9 +15,16 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from tests.support.checks import expect
-from tests.support.detecting import BOOT, Session, session_question
+from tests.support.checks import KataFailure, expect
+from tests.support.detecting import (
+    Session,
+    monitor_started,
+    monitor_step,
+    session_question,
+    step_line,
+)
 from tests.support.impl import Implementation
+from tests.support.outcomes import Returned, ask_all
 
 pytestmark = pytest.mark.monitor
 
@@ -74,8 +81,13 @@ def test_no_ranks_and_a_zero_timeout_are_valid(impl: Implementation) -> None:
 
 
 def test_the_monitor_agrees_with_detect_after_every_step(impl: Implementation) -> None:
-    """Stateful: random beats and clock moves; after each step, stopped() equals detect."""
-    monitor_class = impl.require("HeartbeatMonitor")
+    """Stateful: random beats and clock moves; after each step, stopped() equals detect.
+
+    The monitor lives where the module runs, driven step by step (each step sent
+    with the check after it); on the first difference the session is replayed
+    from the start on a fresh monitor, to show every report.
+    """
+    impl.needs("HeartbeatMonitor")
 
     class MonitorMatchesDetect(RuleBasedStateMachine):
         session: Any = None
@@ -83,41 +95,50 @@ def test_the_monitor_agrees_with_detect_after_every_step(impl: Implementation) -
         @initialize(world_size=st.integers(1, 6), timeout=st.integers(0, 8))
         def start(self, world_size: int, timeout: int) -> None:
             self.session = Session(world_size, timeout)
-            self.clock = [BOOT]
-            self.monitor = self.live(
-                lambda: monitor_class(world_size, timeout, clock=lambda: self.clock[0])
-            )
+            self.steps = [monitor_started(world_size, timeout)]
+            (self.monitor,) = self.live()
 
         @precondition(lambda self: self.session is not None)
         @rule(ticks=st.integers(0, 6))
         def time_passes(self, ticks: int) -> None:
-            self.clock[0] += ticks
-            self.session = self.session.then(("advance", ticks))
+            self.step("advance", ticks)
 
         @precondition(lambda self: self.session is not None)
         @rule(data=st.data())
         def beat(self, data: st.DataObject) -> None:
-            rank = data.draw(st.integers(0, self.session.world_size - 1), label="rank")
-            self.session = self.session.then(("beat", rank))
-            self.live(lambda: self.monitor.beat(rank))
+            self.step("beat", data.draw(st.integers(0, self.session.world_size - 1), label="rank"))
 
         @precondition(lambda self: self.session is not None)
         @invariant()
         def reports_what_detect_would(self) -> None:
-            self.session = self.session.then(("stopped", 0))
-            report = self.live(self.monitor.stopped)
-            if not isinstance(report, list):
-                agree(impl, self.session)
-            got = [(s.rank, s.last_heard, s.silence) for s in report]
-            if got != list(self.session.final()):
-                agree(impl, self.session)  # replayed from the start, to explain the difference
+            self.step("stopped", 0)
+            *_, report = self.live()
+            if report != self.session.final():
+                self.diverged(report)
 
-        def live(self, step: Any) -> Any:
-            """The step on the live monitor; if it raises, the replay says what went wrong."""
-            try:
-                return step()
-            except Exception:
-                agree(impl, self.session)
-                raise
+        def step(self, kind: str, value: int) -> None:
+            self.session = self.session.then((kind, value))
+            self.steps.append(monitor_step(self.monitor, kind, value, step_line(kind, value)))
+
+        def live(self) -> list[Any]:
+            """The steps' answers; if one raised, the replay from the start says what went wrong."""
+            steps, self.steps = self.steps, []
+            answers = []
+            for outcome in ask_all(steps, impl):
+                if not isinstance(outcome, Returned):
+                    self.diverged(outcome)
+                answers.append(outcome.value)
+            return answers
+
+        def diverged(self, got: Any) -> NoReturn:
+            agree(impl, self.session)  # replayed on a fresh monitor: shows every report
+            raise KataFailure(
+                f"{self.session}\n  the monitor, driven step by step, answered {got} at the last "
+                "step, yet a fresh monitor given the same steps agrees with detect: the answer "
+                f"depends on something other than the beats and the clock\n  Rule: {AGREES}",
+                impl=impl,
+                questions=[session_question(self.session)],
+                outcomes=[Returned(got, str(got))],
+            )
 
     run_state_machine_as_test(MonitorMatchesDetect)

@@ -9,9 +9,16 @@ import pytest
 
 from tests.support.checks import expect_value_error
 from tests.support.detecting import Row
-from tests.support.diagnosing import Beat, Case, Report, diagnose_question, guard_question
+from tests.support.diagnosing import (
+    Beat,
+    Case,
+    Report,
+    diagnose_question,
+    guard_question,
+    phi_clock_back,
+    phi_construction,
+)
 from tests.support.impl import Implementation
-from tests.support.outcomes import Question
 
 pytestmark = pytest.mark.diagnosis_validation
 
@@ -55,16 +62,6 @@ def test_the_guard_refuses_impossible_input(
     expect_value_error(impl, guard_question(report), problem)
 
 
-def _detector(**settings: Any) -> Question:
-    shown = ", ".join(f"{k}={v!r}" for k, v in settings.items())
-
-    def ask(impl: Implementation) -> str:
-        impl.require("PhiAccrual")(clock=lambda: 0, **settings)
-        return "made"
-
-    return Question(f"PhiAccrual(clock=clock, {shown})", ask)
-
-
 @pytest.mark.parametrize(
     ("settings", "problem"),
     [
@@ -79,17 +76,8 @@ def _detector(**settings: Any) -> Question:
 def test_phi_refuses_impossible_settings(
     impl: Implementation, settings: dict[str, Any], problem: str
 ) -> None:
-    expect_value_error(impl, _detector(**settings), problem)
+    expect_value_error(impl, phi_construction(settings), problem)
 
 
 def test_phi_refuses_a_clock_that_goes_back(impl: Implementation) -> None:
-    def ask(impl: Implementation) -> str:
-        ticks = iter([1_000, 2_000, 1_500])
-        detector = impl.require("PhiAccrual")(clock=lambda: next(ticks))
-        detector.heartbeat()
-        detector.heartbeat()
-        detector.phi()
-        return "no error"
-
-    question = Question("clock reads 1000, 2000, 1500: heartbeat(), heartbeat(), phi()", ask)
-    expect_value_error(impl, question, "a clock going back")
+    expect_value_error(impl, phi_clock_back(), "a clock going back")

@@ -57,8 +57,7 @@ scripts = st.builds(
 
 
 def test_calls_through_one_budget_follow_the_model(impl: Implementation) -> None:
-    impl.require("call_with_retries")
-    impl.require("RetryBudget")
+    impl.needs("call_with_retries", "RetryBudget")
 
     class Calls(RuleBasedStateMachine):
         plan: Any = None

@@ -8,8 +8,7 @@ import pytest
 
 from tests.support.checks import expect_value_error
 from tests.support.impl import Implementation
-from tests.support.outcomes import Question
-from tests.support.retrying import backoff
+from tests.support.retrying import backoff, construct
 
 pytestmark = pytest.mark.retry_validation
 
@@ -45,18 +44,6 @@ def test_impossible_decorrelated_jitter_raises_value_error(
     expect_value_error(
         impl, backoff("decorrelated_jitter", previous, base=base, cap=cap, seed=1), problem
     )
-
-
-def construct(name: str, *arguments: object) -> Question:
-    def ask(impl: Implementation) -> str:
-        if name == "IdempotencyStore":
-            impl.require(name)(*arguments, clock=lambda: 0)
-        else:
-            impl.require(name)(*arguments)
-        return "constructed"
-
-    shown = ", ".join(map(repr, arguments)) + (", clock=..." if name == "IdempotencyStore" else "")
-    return Question(f"{name}({shown})", ask, str)
 
 
 @pytest.mark.parametrize(

@@ -23,10 +23,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
-from tests.support.impl import Implementation
-from tests.support.outcomes import Question, ShapeError
+from tests.support.impl import Implementation, Module
+from tests.support.outcomes import Question, ShapeError, brief
 from tests.support.sessions import Shown, Transcript, expect_transcript, play
 
 Step = tuple[Any, ...]
@@ -168,13 +169,11 @@ def wakes(tick: int | None) -> Any:
 
 
 def session(script: Session) -> Question:
-    return Question(
-        str(script), lambda impl: _run(impl, script), lambda t: _shown(script).transcript(t)
-    )
+    return Question(str(script), partial(_run, script), _shown(script).transcript)
 
 
-def _run(impl: Implementation, script: Session) -> Transcript:
-    batcher = impl.require("Batcher")(impl.type_named("Config")(**script.settings))
+def _run(script: Session, impl: Module) -> Transcript:
+    batcher = impl.require("Batcher")(impl.record("Config", **script.settings))
     request_type, state = impl.type_named("Request"), _State()
     errors = {
         "QueueFull": impl.type_named("QueueFull"),
@@ -182,6 +181,17 @@ def _run(impl: Implementation, script: Session) -> Transcript:
         "ValueError": ValueError,
     }
     return play(impl, script.steps, lambda step: _step(batcher, request_type, state, step), errors)
+
+
+def construction(config: dict[str, Any]) -> Question:
+    """``Batcher(Config(**config))``: made, or what it raised."""
+    arguments = ", ".join(f"{k}={v!r}" for k, v in config.items())
+    return Question(f"Batcher(Config({arguments}))", partial(_ask_made, config))
+
+
+def _ask_made(config: dict[str, Any], impl: Module) -> str:
+    impl.require("Batcher")(impl.record("Config", **config))
+    return "made"
 
 
 @dataclass
@@ -208,7 +218,7 @@ def _step(batcher: Any, request_type: Any, state: _State, step: Step) -> Observa
             return "cancelled at completion"
         if _field(ending, "kind") != "cancelled" or _field(ending, "id") != step[1]:
             raise ShapeError(
-                "cancel of a queued request returns its 'cancelled' Ending", repr(ending)
+                "cancel of a queued request returns its 'cancelled' Ending", brief(ending)
             )
         return "cancelled now"
     if kind == "poll":
@@ -219,7 +229,7 @@ def _step(batcher: Any, request_type: Any, state: _State, step: Step) -> Observa
         for batch in batches:
             batch_id = _field(batch, "id")
             if any(_field(b, "id") == batch_id for b in state.sent):
-                raise ShapeError(f"batch id {batch_id!r} was already used", repr(batch))
+                raise ShapeError(f"batch id {batch_id!r} was already used", brief(batch))
             shown.append(
                 (_members(state, _field(batch, "requests")), _field(batch, "padded_tokens"))
             )
@@ -227,7 +237,7 @@ def _step(batcher: Any, request_type: Any, state: _State, step: Step) -> Observa
         timed_out = []
         for ending in ended:
             if _field(ending, "kind") != "timed out":
-                raise ShapeError("Decision.ended lists timed-out requests only", repr(ending))
+                raise ShapeError("Decision.ended lists timed-out requests only", brief(ending))
             timed_out.append(_field(ending, "id"))
         return ("sends", tuple(shown), "times out", _members(state, timed_out))
     if kind == "complete":
@@ -244,7 +254,7 @@ def _step(batcher: Any, request_type: Any, state: _State, step: Step) -> Observa
         return "closed"
     wakeup = batcher.next_wakeup()
     if wakeup is not None and type(wakeup) is not int:
-        raise ShapeError("next_wakeup() returns an int tick or None", repr(wakeup))
+        raise ShapeError("next_wakeup() returns an int tick or None", brief(wakeup))
     return ("wakes at", wakeup)
 
 
@@ -270,9 +280,9 @@ def _endings(state: _State, requests: tuple[Hashable, ...], endings: list[Any]) 
     for ending in endings:
         request_id, kind, value = (_field(ending, n) for n in ("id", "kind", "value"))
         if kind not in KINDS:
-            raise ShapeError(f"an Ending's kind is one of {sorted(KINDS)}", repr(ending))
+            raise ShapeError(f"an Ending's kind is one of {sorted(KINDS)}", brief(ending))
         if request_id in seen:
-            raise ShapeError(f"request {request_id!r} ended twice", repr(endings))
+            raise ShapeError(f"request {request_id!r} ended twice", brief(endings))
         if kind == "error":
             value = (
                 "the batch's error"
@@ -289,7 +299,7 @@ def _endings(state: _State, requests: tuple[Hashable, ...], endings: list[Any]) 
     if set(seen) != set(requests):
         raise ShapeError(
             f"complete() returns one Ending per request of the batch, {list(requests)}",
-            repr(endings),
+            brief(endings),
         )
     return tuple((r, *seen[r]) for r in _members(state, requests))
 
@@ -298,7 +308,7 @@ def _members(state: _State, ids: Any) -> tuple[Hashable, ...]:
     listed = tuple(ids)
     unknown = [i for i in listed if i not in state.order]
     if unknown:
-        raise ShapeError(f"ids never submitted: {unknown}", repr(listed))
+        raise ShapeError(f"ids never submitted: {unknown}", brief(listed))
     return tuple(sorted(listed, key=state.order.__getitem__))
 
 
@@ -306,12 +316,12 @@ def _field(record: Any, name: str) -> Any:
     try:
         return getattr(record, name)
     except AttributeError:
-        raise ShapeError(f"{type(record).__name__} has no field {name!r}", repr(record)) from None
+        raise ShapeError(f"{type(record).__name__} has no field {name!r}", brief(record)) from None
 
 
 def _list(value: Any, what: str) -> list[Any]:
     if not isinstance(value, list | tuple):
-        raise ShapeError(f"{what} must be a list", repr(value))
+        raise ShapeError(f"{what} must be a list", brief(value))
     return list(value)
 
 

@@ -7,7 +7,9 @@ docstring (``WRONG: <title>`` then the why); its home point is its ``FAILS``.
 When a check fails, the same questions are asked of every known mistake of
 the exercise; the mistakes whose outcomes equal the candidate's are named.
 Nothing is guessed from symptoms: a mistake is named only if it gives the
-very answer the candidate gave.
+very answer the candidate gave.  The gallery is trusted code: it is asked in
+this process, never in the judged module's, so nothing the candidate's module
+does can change what a known mistake answers.
 """
 
 from __future__ import annotations
@@ -20,8 +22,17 @@ from functools import cache
 import pytest
 
 from tests.support.exercises import EXERCISES, Exercise
-from tests.support.impl import Implementation, LoadError, NotImplementedYet, import_source
-from tests.support.outcomes import REPLAY_SECONDS, Outcome, Question, ask
+from tests.support.impl import (
+    Implementation,
+    LoadError,
+    Module,
+    NotImplementedYet,
+    here,
+    import_source,
+)
+from tests.support.outcomes import Outcome, Question, ask
+
+REPLAY_SECONDS = 5.0  # a known mistake's answer to one question, when a failure is matched
 
 
 @dataclass(frozen=True)
@@ -55,8 +66,9 @@ def _mistake(exercise: Exercise, stem: str) -> Mistake:
     headline, _, rest = doc.partition("\n")
     title = re.sub(r"^WRONG(?: \([^)]*\))?: ", "", headline).strip()
     explanation = " ".join(rest.split("\n\n")[0].split()) if rest else ""
-    impl = Implementation(
-        exercise, f"gallery/{exercise.name}/{stem}.py", vars(module), module.__file__
+    impl = here(
+        Module(exercise, f"gallery/{exercise.name}/{stem}.py", vars(module), module.__file__),
+        seconds=REPLAY_SECONDS,
     )
     return Mistake(
         f"{exercise.name}/{stem.removeprefix('wrong_')}",
@@ -74,7 +86,7 @@ def matching(
     found = []
     for mistake in mistakes(exercise_name):
         try:
-            replayed = [ask(q, mistake.impl, seconds=REPLAY_SECONDS) for q in questions]
+            replayed = [ask(q, mistake.impl) for q in questions]
         except (NotImplementedYet, pytest.skip.Exception):
             continue  # this mistake's module does not provide what the questions ask
         if replayed == list(outcomes):

@@ -14,11 +14,22 @@ is for the candidate: the call, the expected answer, theirs, and the rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from tests.support.impl import Implementation
-from tests.support.outcomes import Outcome, Question, Raised, Returned, ask
+from tests.support.outcomes import (
+    Outcome,
+    Question,
+    Raised,
+    Returned,
+    ask,
+    ask_all,
+    brief,
+    shorten,
+)
 
 
 class KataFailure(AssertionError):  # noqa: N818 (a failed check, like pytest's Failed)
@@ -47,18 +58,63 @@ def expect(
     symptom: Callable[[Any, Any], str] | None = None,
 ) -> Any:
     """Fail unless `impl` answers `question` with `want` (in the question's normal form)."""
-    outcome = ask(question, impl)
+    return _judged(impl, question, ask(question, impl), want, rule=rule, symptom=symptom)
+
+
+def expect_each(
+    impl: Implementation,
+    cases: Iterable[tuple[Question, Any]],
+    *,
+    rule: str,
+    symptom: Callable[[Any, Any], str] | None = None,
+) -> None:
+    """`expect` for many questions, sent in batches: fail at the first wrong answer.
+
+    `cases` is read as the questions are sent, so a failure early on costs little.
+    """
+    pending: deque[tuple[Question, Any]] = deque()
+
+    def questions() -> Iterator[Question]:
+        for case in cases:
+            pending.append(case)
+            yield case[0]
+
+    for outcome in ask_all(questions(), impl):
+        question, want = pending.popleft()
+        _judged(impl, question, outcome, want, rule=rule, symptom=symptom)
+
+
+def _judged(
+    impl: Implementation,
+    question: Question,
+    outcome: Outcome,
+    want: Any,
+    *,
+    rule: str,
+    symptom: Callable[[Any, Any], str] | None,
+) -> Any:
     if outcome == Returned(want, ""):
         return want
-    described = symptom(want, outcome.value) if symptom and isinstance(outcome, Returned) else ""
+    described = ""
+    if symptom and isinstance(outcome, Returned):
+        with contextlib.suppress(Exception):  # a value it cannot describe (10**100000)
+            described = shorten(symptom(want, outcome.value))
     raise KataFailure(
-        f"{question}\n  expected: {question.show(want)}\n       got: {indent(str(outcome))}\n"
+        f"{question}\n  expected: {shown(question, want)}\n       got: {indent(str(outcome))}\n"
         f"  Rule: {rule}",
         impl=impl,
         questions=[question],
         outcomes=[outcome],
         symptom=described,
     )
+
+
+def shown(question: Question, value: Any) -> str:
+    """`value` as the question shows answers, shortened; never an error."""
+    try:
+        return shorten(question.show(value))
+    except Exception:
+        return brief(value)
 
 
 def answer(impl: Implementation, question: Question, *, rule: str = "") -> Any:
@@ -99,7 +155,7 @@ def expect_that(
     rule: str,
 ) -> list[Any]:
     """Fail unless every question is answered and ``holds(*answers)``; return the answers."""
-    outcomes = [ask(question, impl) for question in questions]
+    outcomes = list(ask_all(questions, impl))
     if all(isinstance(o, Returned) for o in outcomes):
         answers = [o.value for o in outcomes if isinstance(o, Returned)]
         if holds(*answers):

@@ -14,11 +14,12 @@ import gc
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from tests.support.impl import Implementation
+from tests.support.impl import Module
 from tests.support.outcomes import Question
 
 TESTS = str(Path(__file__).resolve().parents[1])
@@ -109,16 +110,25 @@ class Growth:
 
 def cost_question(
     text: str,
-    per_operation: Callable[[Implementation], Callable[[int], float]],
+    per_operation: Callable[[Module], Callable[[int], float]],
     n: int,
     *,
     limit: float = LEVEL,
     unit: str = "operation",
 ) -> Question:
-    """The cost of a workload at n and at 8n, as a question any implementation answers."""
+    """The cost of a workload at n and at 8n, as a question any implementation answers.
 
-    def ask(impl: Implementation) -> Growth:
-        small, large, grew = growth(per_operation(impl), n)
-        return Growth(grew <= limit, small, large, limit, unit)
+    `per_operation` is a module-level function (it is sent to the judged process).
+    """
+    return Question(text, partial(_ask_cost, per_operation, n, limit, unit), str)
 
-    return Question(text, ask, str)
+
+def _ask_cost(
+    per_operation: Callable[[Module], Callable[[int], float]],
+    n: int,
+    limit: float,
+    unit: str,
+    impl: Module,
+) -> Growth:
+    small, large, grew = growth(per_operation(impl), n)
+    return Growth(grew <= limit, small, large, limit, unit)

@@ -14,13 +14,15 @@ property and model tests.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
-from tests.support.impl import Implementation
-from tests.support.outcomes import Question, ShapeError
+from tests.support.cost import Counted, work
+from tests.support.impl import Implementation, Module
+from tests.support.outcomes import Question, ShapeError, brief
 from tests.support.sessions import Shown, Transcript, expect_transcript, play
 
 Step = tuple[Any, ...]
@@ -132,7 +134,7 @@ def observed(observation: Observation) -> str:
 
 def session(script: Session) -> Question:
     shown = _shown(script)
-    return Question(str(script), lambda impl: _run(impl, script), shown.transcript)
+    return Question(str(script), partial(_run, script), shown.transcript)
 
 
 def _shown(script: Session) -> Shown:
@@ -149,9 +151,9 @@ def expect_model(impl: Implementation, script: Session, *, rule: str) -> None:
     expect_session(impl, script, model(script), rule=rule)
 
 
-def _run(impl: Implementation, script: Session) -> Transcript:
+def _run(script: Session, impl: Module) -> Transcript:
     scheduler = impl.require("Scheduler")(
-        impl.type_named("Config")(slots=script.slots, fair=script.fair)
+        impl.record("Config", slots=script.slots, fair=script.fair)
     )
     job_type = impl.type_named("Job")
     accounts: list[str] = []
@@ -206,7 +208,7 @@ def _do(
     elif kind == "schedule":
         started = scheduler.schedule(now=rest[0])
         if not isinstance(started, list):
-            raise ShapeError("schedule() returns the list of jobs started", repr(started))
+            raise ShapeError("schedule() returns the list of jobs started", brief(started))
         return ("started", tuple(started))
     elif kind in ("finish", "fail"):
         getattr(scheduler, kind)(rest[0], rest[1])
@@ -217,7 +219,7 @@ def _do(
     else:
         found = scheduler.state(rest[0])
         if found not in STATES:
-            raise ShapeError(f"a job's state is one of {sorted(STATES)}", repr(found))
+            raise ShapeError(f"a job's state is one of {sorted(STATES)}", brief(found))
         return found
     return "ok"
 
@@ -227,10 +229,10 @@ def _balance(record: Any) -> tuple[int, int, int, int]:
         values = (record.available, record.reserved, record.spent, record.deposited)
     except AttributeError as error:
         raise ShapeError(
-            f"a Balance has available, reserved, spent, deposited: {error}", repr(record)
+            f"a Balance has available, reserved, spent, deposited: {error}", brief(record)
         ) from None
     if any(type(v) is not int for v in values):
-        raise ShapeError("credits are ints, never floats", repr(record))
+        raise ShapeError("credits are ints, never floats", brief(record))
     return values
 
 
@@ -433,3 +435,29 @@ def started(*job_ids: Hashable) -> Observation:
 
 def balanced(available: int, reserved: int, spent: int, deposited: int) -> Observation:
     return ("balance", (available, reserved, spent, deposited))
+
+
+# --- the cost of a decision ----------------------------------------------------------
+
+DECISIONS = 50  # measured, at n and at 8n waiting jobs
+
+
+def per_decision(impl: Module) -> Callable[[int], float]:
+    scheduler, job = impl.require("Scheduler"), impl.type_named("Job")
+
+    def measure(count: int) -> float:
+        s = scheduler(impl.record("Config", slots=1))
+        for name in ("a", "b"):
+            s.open_account(name)
+            s.deposit(name, 10**9)
+            for i in range(count):
+                s.submit(job(f"{name}{i}", name, Counted(1 + i % 7), Counted(i % 5)))
+
+        def decide() -> None:
+            for now in range(DECISIONS):
+                (started,) = s.schedule(now=now)
+                s.finish(started, 1)
+
+        return work(decide) / DECISIONS
+
+    return measure

@@ -9,14 +9,24 @@ container must be what the contract says (a list, an int).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any, NamedTuple
 
-from tests.support.checks import answer, expect, expect_that, expect_value_error
-from tests.support.impl import Implementation
-from tests.support.outcomes import Question, ShapeError, must_be_list, shown_list, where_raised
+from tests.support.checks import answer, expect, expect_each, expect_that, expect_value_error
+from tests.support.cost import GROWTH, LEVEL, Counted, Growth, work
+from tests.support.impl import Handle, Implementation, Module
+from tests.support.outcomes import (
+    Question,
+    ShapeError,
+    brief,
+    must_be_list,
+    shown_list,
+    where_raised,
+)
 
 
 class Beat(NamedTuple):
@@ -44,7 +54,7 @@ def rows(result: Any) -> tuple[Row, ...]:
         return tuple(Row(s.rank, s.last_heard, s.silence) for s in must_be_list(result, "Stopped"))
     except AttributeError as error:
         raise ShapeError(
-            f"expected Stopped(rank, last_heard, silence) records: {error}", repr(result)
+            f"expected Stopped(rank, last_heard, silence) records: {error}", brief(result)
         ) from None
 
 
@@ -90,27 +100,28 @@ def detect_question(call: Call, *, form: str = "list", keeps_input: bool = False
     malformed: detect reads its input and never modifies it.
     """
 
-    def ask(impl: Implementation) -> tuple[Row, ...]:
-        detect, heartbeat = impl.require("detect"), impl.type_named("Heartbeat")
-        beats = [heartbeat(*b) for b in call.heartbeats]
-        before = list(beats)
-        given: Iterable[Any] = beats
-        if form == "iterator":
-            given = iter(beats)
-        elif form == "generator":
-            given = (beat for beat in beats)
-        result = detect(
-            given, world_size=call.world_size, start=call.start, now=call.now, timeout=call.timeout
-        )
-        if keeps_input and beats != before:
-            raise ShapeError(
-                "it changed the caller's list of heartbeats (now "
-                f"{[tuple(b) for b in beats]}): read the input, never modify it",
-                shown_list(rows(result)) if isinstance(result, list) else repr(result),
-            )
-        return rows(result)
+    return Question(call.text(form), partial(_ask_detect, call, form, keeps_input), show_rows)
 
-    return Question(call.text(form), ask, show_rows)
+
+def _ask_detect(call: Call, form: str, keeps_input: bool, impl: Module) -> tuple[Row, ...]:
+    detect, heartbeat = impl.require("detect"), impl.type_named("Heartbeat")
+    beats = [heartbeat(*b) for b in call.heartbeats]
+    before = list(beats)
+    given: Iterable[Any] = beats
+    if form == "iterator":
+        given = iter(beats)
+    elif form == "generator":
+        given = (beat for beat in beats)
+    result = detect(
+        given, world_size=call.world_size, start=call.start, now=call.now, timeout=call.timeout
+    )
+    if keeps_input and beats != before:
+        raise ShapeError(
+            "it changed the caller's list of heartbeats (now "
+            f"{[tuple(b) for b in beats]}): read the input, never modify it",
+            shown_list(rows(result)) if isinstance(result, list) else brief(result),
+        )
+    return rows(result)
 
 
 def oracle(call: Call) -> tuple[Row, ...]:
@@ -189,6 +200,11 @@ class Detector:
         result: tuple[Row, ...] = expect(self.impl, question, want, rule=rule, symptom=difference)
         return result
 
+    def check_each(self, calls: Iterable[Call], *, rule: str) -> None:
+        """`check` of many calls against the oracle, sent together: fails at the first wrong."""
+        cases = ((detect_question(call), oracle(call)) for call in calls)
+        expect_each(self.impl, cases, rule=rule, symptom=difference)
+
     def holds(
         self, calls: Sequence[Call], holds: Callable[..., bool], *, claim: str, rule: str
     ) -> list[tuple[Row, ...]]:
@@ -222,17 +238,18 @@ class Budget:
 
 
 def budget_question(call: Budget) -> Question:
-    def ask(impl: Implementation) -> int:
-        got = impl.require("misses_for_budget")(
-            miss_probability=call.miss_probability,
-            opportunities=call.opportunities,
-            budget=call.budget,
-        )
-        if type(got) is not int:
-            raise ShapeError(f"expected an int, got a {type(got).__name__}", repr(got))
-        return got
+    return Question(str(call), partial(_ask_budget, call), str)
 
-    return Question(str(call), ask, str)
+
+def _ask_budget(call: Budget, impl: Module) -> int:
+    got = impl.require("misses_for_budget")(
+        miss_probability=call.miss_probability,
+        opportunities=call.opportunities,
+        budget=call.budget,
+    )
+    if type(got) is not int:
+        raise ShapeError(f"expected an int, got a {type(got).__name__}", brief(got))
+    return got
 
 
 def smallest_k(p: Fraction, n: int, budget: Fraction) -> int:
@@ -279,6 +296,16 @@ class FakeClock:
 Step = tuple[str, int]  # ("advance", ticks), ("back", ticks), ("beat", rank), ("stopped", 0)
 
 
+def step_line(kind: str, value: int) -> str:
+    """A step of a monitor's session as the test's code would read."""
+    return {
+        "advance": f"clock.now += {value}",
+        "back": f"clock.now -= {value}  # the clock goes back",
+        "beat": f"monitor.beat({value})",
+        "stopped": "monitor.stopped()",
+    }[kind]
+
+
 @dataclass(frozen=True)
 class Session:
     """A monitor's life: constructed at BOOT, then steps on its fake clock.
@@ -300,12 +327,7 @@ class Session:
         yield f"clock = FakeClock({BOOT})"
         yield f"monitor = HeartbeatMonitor({self.world_size}, {self.timeout}, clock=clock)"
         for kind, value in self.steps:
-            yield {
-                "advance": f"clock.now += {value}",
-                "back": f"clock.now -= {value}  # the clock goes back",
-                "beat": f"monitor.beat({value})",
-                "stopped": "monitor.stopped()",
-            }[kind]
+            yield step_line(kind, value)
 
     def __str__(self) -> str:
         return "; ".join(self.lines())
@@ -342,39 +364,66 @@ class Session:
 
 
 def session_question(session: Session) -> Question:
-    def ask(impl: Implementation) -> tuple[Any, ...]:
-        monitor_class = impl.require("HeartbeatMonitor")
-        clock = FakeClock()
-        actions: list[tuple[str, Callable[[], Any]]] = []
-        monitor: Any = None
+    return Question(str(session), partial(_ask_session, session), _show_reports)
 
-        def build() -> None:
-            nonlocal monitor
-            monitor = monitor_class(session.world_size, session.timeout, clock=clock)
 
-        actions.append(("construction", build))
-        for kind, value in session.steps:
-            actions.append((kind, _action(kind, value, clock, lambda: monitor)))
-        reports = []
-        for index, (kind, act) in enumerate(actions):
-            reads = clock.reads
-            try:
-                result = act()
-            except Exception as error:
-                if index == len(actions) - 1:
-                    raise
-                where = where_raised(error.__traceback__, impl.file)
-                raise ShapeError(
-                    f"step {index} ({kind}) raised {type(error).__name__}: {error}, though "
-                    f"every step before the last is valid\n{where}",
-                    f"raised {type(error).__name__}",
-                ) from None
-            if kind == "stopped":
-                report = rows(result)
-                reports.append((report, clock.reads - reads) if session.count_reads else report)
-        return tuple(reports)
+def _ask_session(session: Session, impl: Module) -> tuple[Any, ...]:
+    monitor_class = impl.require("HeartbeatMonitor")
+    clock = FakeClock()
+    actions: list[tuple[str, Callable[[], Any]]] = []
+    monitor: Any = None
 
-    return Question(str(session), ask, _show_reports)
+    def build() -> None:
+        nonlocal monitor
+        monitor = monitor_class(session.world_size, session.timeout, clock=clock)
+
+    actions.append(("construction", build))
+    for kind, value in session.steps:
+        actions.append((kind, _action(kind, value, clock, lambda: monitor)))
+    reports = []
+    for index, (kind, act) in enumerate(actions):
+        reads = clock.reads
+        try:
+            result = act()
+        except Exception as error:
+            if index == len(actions) - 1:
+                raise
+            where = where_raised(error.__traceback__, impl.file)
+            raise ShapeError(
+                f"step {index} ({kind}) raised {type(error).__name__}: {error}, though "
+                f"every step before the last is valid\n{where}",
+                f"raised {type(error).__name__}",
+            ) from None
+        if kind == "stopped":
+            report = rows(result)
+            reports.append((report, clock.reads - reads) if session.count_reads else report)
+    return tuple(reports)
+
+
+def monitor_started(world_size: int, timeout: int) -> Question:
+    """A monitor kept for the steps that follow, on a fake clock at BOOT."""
+    return Question(
+        f"clock = FakeClock({BOOT}); monitor = HeartbeatMonitor({world_size}, {timeout}, "
+        "clock=clock)",
+        partial(_ask_started, world_size, timeout),
+    )
+
+
+def _ask_started(world_size: int, timeout: int, impl: Module) -> Handle:
+    clock = FakeClock()
+    monitor = impl.require("HeartbeatMonitor")(world_size, timeout, clock=clock)
+    return impl.keep((clock, monitor), "the monitor")
+
+
+def monitor_step(handle: Handle, kind: str, value: int, text: str) -> Question:
+    """One step on a kept monitor (`Session`'s kinds); a check answers its report as Rows."""
+    return Question(text, partial(_ask_step, handle, kind, value), _show_reports)
+
+
+def _ask_step(handle: Handle, kind: str, value: int, impl: Module) -> Any:
+    clock, monitor = impl.kept(handle)
+    result = _action(kind, value, clock, lambda: monitor)()
+    return rows(result) if kind == "stopped" else None
 
 
 def _action(
@@ -402,3 +451,80 @@ def _show_reports(reports: Sequence[Any]) -> str:
         else:
             shown.append(shown_list(report))
     return "stopped() returned, in turn: " + "; ".join(shown) if shown else "(no stopped() call)"
+
+
+# --- the monitor's cost -------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """Lines executed by beats and by checks, and how many of each."""
+
+    beat_lines: int = 0
+    beats: int = 0
+    check_lines: int = 0
+    checks: int = 0
+
+
+@dataclass(frozen=True)
+class MonitorWorkload:
+    """Rounds of beats in shuffled orders, a check after each beat; nobody is ever silent."""
+
+    name: str
+    text: str
+    ranks: int
+    rounds: int
+    warm: bool  # every rank has beaten once, unmeasured: the steady state of a running job
+
+
+def monitor_cost_question(workload: MonitorWorkload) -> Question:
+    return Question(
+        workload.text,
+        partial(_ask_monitor_cost, workload),
+        lambda answer: "; ".join(map(str, answer)),
+    )
+
+
+def _ask_monitor_cost(workload: MonitorWorkload, impl: Module) -> tuple[Growth, Growth]:
+    small = _run_rounds(impl, workload.ranks, workload)
+    large = _run_rounds(impl, GROWTH * workload.ranks, workload)
+    return (
+        _level(small.beat_lines / small.beats, large.beat_lines / large.beats, "beat"),
+        _level(small.check_lines / small.checks, large.check_lines / large.checks, "check"),
+    )
+
+
+def _level(small: float, large: float, unit: str) -> Growth:
+    return Growth(large / max(small, 1.0) <= LEVEL, small, large, LEVEL, unit)
+
+
+def _shuffled(world_size: int, seed: int) -> list[Counted]:
+    ranks = [Counted(rank) for rank in range(world_size)]
+    random.Random(seed).shuffle(ranks)
+    return ranks
+
+
+def _run_rounds(impl: Module, world_size: int, workload: MonitorWorkload) -> Tally:
+    monitor_class, rounds = impl.require("HeartbeatMonitor"), workload.rounds
+    clock = [Counted(BOOT)]
+    monitor = monitor_class(world_size, 10 * (rounds + 1) * world_size, clock=lambda: clock[0])
+    orders = [_shuffled(world_size, seed) for seed in range(rounds + 1)]
+    if workload.warm:
+        for rank in orders.pop(0):
+            clock[0] = Counted(clock[0] + 1)
+            monitor.beat(rank)
+    tally, reports = Tally(), list[Any]()
+    for ranks in orders[:rounds]:
+        for rank in ranks:
+            clock[0] = Counted(clock[0] + 1)
+            tally.beat_lines += work(partial(monitor.beat, rank))
+            tally.check_lines += work(lambda: reports.append(monitor.stopped()))
+            tally.beats, tally.checks = tally.beats + 1, tally.checks + 1
+            if reports[-1] != []:
+                raise ShapeError(
+                    "stopped() reported ranks in a job where every rank was heard within the "
+                    "timeout (or is within its grace period since start): the answer is wrong, "
+                    "so its cost was not measured",
+                    brief(reports[-1]),
+                )
+    return tally

@@ -14,11 +14,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any, NamedTuple
 
 from tests.support.detecting import Row, rows
-from tests.support.impl import Implementation
-from tests.support.outcomes import Question, ShapeError, must_be_list, shown_list
+from tests.support.impl import Module
+from tests.support.outcomes import Question, ShapeError, brief, must_be_list, shown_list
 
 RELATIVE, ABSOLUTE = 1e-9, 1e-12  # phi's tolerance: it is a float by nature
 
@@ -67,29 +68,31 @@ Answer = tuple[tuple[Row, ...], tuple[HungRow, ...]]
 
 
 def diagnose_question(case: Case) -> Question:
-    def ask(impl: Implementation) -> Answer:
-        diagnose, beat = impl.require("diagnose"), impl.type_named("Beat")
-        result = diagnose(
-            [beat(*b) for b in case.beats],
-            world_size=case.world_size,
-            start=case.start,
-            now=case.now,
-            timeout=case.timeout,
-            stall_timeout=case.stall_timeout,
-        )
-        try:
-            stopped, hung = result.stopped, result.hung
-            found = tuple(
-                HungRow(h.rank, h.progress, h.since, h.stalled) for h in must_be_list(hung, "Hung")
-            )
-        except AttributeError as error:
-            raise ShapeError(
-                f"expected Diagnosis(stopped, hung) of Stopped and Hung records: {error}",
-                repr(result),
-            ) from None
-        return rows(stopped), found
 
-    return Question(str(case), ask, show_diagnosis)
+    return Question(str(case), partial(_ask_diagnose_question, case), show_diagnosis)
+
+
+def _ask_diagnose_question(case: Case, impl: Module) -> Answer:
+    diagnose, beat = impl.require("diagnose"), impl.type_named("Beat")
+    result = diagnose(
+        [beat(*b) for b in case.beats],
+        world_size=case.world_size,
+        start=case.start,
+        now=case.now,
+        timeout=case.timeout,
+        stall_timeout=case.stall_timeout,
+    )
+    try:
+        stopped, hung = result.stopped, result.hung
+        found = tuple(
+            HungRow(h.rank, h.progress, h.since, h.stalled) for h in must_be_list(hung, "Hung")
+        )
+    except AttributeError as error:
+        raise ShapeError(
+            f"expected Diagnosis(stopped, hung) of Stopped and Hung records: {error}",
+            brief(result),
+        ) from None
+    return rows(stopped), found
 
 
 def show_diagnosis(answer: Answer) -> str:
@@ -140,31 +143,33 @@ Guarded = tuple[tuple[Row, ...], Fault | None]
 
 
 def guard_question(report: Report) -> Question:
-    def ask(impl: Implementation) -> Guarded:
-        guard, stopped = impl.require("guard_mass_silence"), impl.type_named("Stopped")
-        result = guard(
-            [stopped(*row) for row in report.stopped],
-            world_size=report.world_size,
-            start=report.start,
-            window=report.window,
-            fraction=report.fraction,
-        )
-        try:
-            kept, fault = rows(result.stopped), result.fault
-            if fault is None:
-                return kept, None
-            ranks, span = tuple(fault.ranks), tuple(fault.fell_silent)
-        except AttributeError as error:
-            raise ShapeError(
-                f"expected Guarded(stopped, fault), fault a CollectorFault(ranks, fell_silent) "
-                f"or None: {error}",
-                repr(result),
-            ) from None
-        if len(span) != 2:
-            raise ShapeError("fell_silent is (earliest, latest)", repr(result))
-        return kept, (ranks, (span[0], span[1]))
 
-    return Question(str(report), ask, show_guarded)
+    return Question(str(report), partial(_ask_guard_question, report), show_guarded)
+
+
+def _ask_guard_question(report: Report, impl: Module) -> Guarded:
+    guard, stopped = impl.require("guard_mass_silence"), impl.type_named("Stopped")
+    result = guard(
+        [stopped(*row) for row in report.stopped],
+        world_size=report.world_size,
+        start=report.start,
+        window=report.window,
+        fraction=report.fraction,
+    )
+    try:
+        kept, fault = rows(result.stopped), result.fault
+        if fault is None:
+            return kept, None
+        ranks, span = tuple(fault.ranks), tuple(fault.fell_silent)
+    except AttributeError as error:
+        raise ShapeError(
+            f"expected Guarded(stopped, fault), fault a CollectorFault(ranks, fell_silent) "
+            f"or None: {error}",
+            brief(result),
+        ) from None
+    if len(span) != 2:
+        raise ShapeError("fell_silent is (earliest, latest)", brief(result))
+    return kept, (ranks, (span[0], span[1]))
 
 
 def show_guarded(answer: Guarded) -> str:
@@ -232,27 +237,31 @@ class Trace:
 
 
 def trace_question(trace: Trace) -> Question:
-    def ask(impl: Implementation) -> tuple[Any, ...]:
-        clock = [0]
-        detector = impl.require("PhiAccrual")(clock=lambda: clock[0], **dict(trace.settings))
-        answers: list[Any] = []
-        for kind, tick in trace.steps:
-            clock[0] = tick
-            if kind == "beat":
-                detector.heartbeat()
-            elif kind == "phi":
-                value = detector.phi()
-                if not isinstance(value, float | int) or isinstance(value, bool):
-                    raise ShapeError("phi() returns a float", repr(value))
-                answers.append(Close(float(value)))
-            else:
-                available = detector.is_available()
-                if not isinstance(available, bool):
-                    raise ShapeError("is_available() returns a bool", repr(available))
-                answers.append(available)
-        return tuple(answers)
 
-    return Question(str(trace), ask, lambda answers: shown_list(answers))
+    return Question(
+        str(trace), partial(_ask_trace_question, trace), lambda answers: shown_list(answers)
+    )
+
+
+def _ask_trace_question(trace: Trace, impl: Module) -> tuple[Any, ...]:
+    clock = [0]
+    detector = impl.require("PhiAccrual")(clock=lambda: clock[0], **dict(trace.settings))
+    answers: list[Any] = []
+    for kind, tick in trace.steps:
+        clock[0] = tick
+        if kind == "beat":
+            detector.heartbeat()
+        elif kind == "phi":
+            value = detector.phi()
+            if not isinstance(value, float | int) or isinstance(value, bool):
+                raise ShapeError("phi() returns a float", brief(value))
+            answers.append(Close(float(value)))
+        else:
+            available = detector.is_available()
+            if not isinstance(available, bool):
+                raise ShapeError("is_available() returns a bool", brief(available))
+            answers.append(available)
+    return tuple(answers)
 
 
 def trace_oracle(trace: Trace) -> tuple[Any, ...]:
@@ -311,3 +320,31 @@ def available_at(*ticks: int) -> tuple[tuple[str, int], ...]:
 
 def trace(*parts: Sequence[tuple[str, int]], **settings: Any) -> Trace:
     return Trace(tuple(step for part in parts for step in part), tuple(settings.items()))
+
+
+# --- PhiAccrual's refusals ------------------------------------------------------------------
+
+
+def phi_construction(settings: dict[str, Any]) -> Question:
+    shown = ", ".join(f"{k}={v!r}" for k, v in settings.items())
+    return Question(f"PhiAccrual(clock=clock, {shown})", partial(_ask_phi_made, settings))
+
+
+def _ask_phi_made(settings: dict[str, Any], impl: Module) -> str:
+    impl.require("PhiAccrual")(clock=lambda: 0, **settings)
+    return "made"
+
+
+def phi_clock_back() -> Question:
+    return Question(
+        "clock reads 1000, 2000, 1500: heartbeat(), heartbeat(), phi()", _ask_phi_clock_back
+    )
+
+
+def _ask_phi_clock_back(impl: Module) -> str:
+    ticks = iter([1_000, 2_000, 1_500])
+    detector = impl.require("PhiAccrual")(clock=lambda: next(ticks))
+    detector.heartbeat()
+    detector.heartbeat()
+    detector.phi()
+    return "no error"

@@ -2,14 +2,20 @@
 
 A `Question` is one call (or one scripted session) of a contract, written
 out as the candidate would type it, with a function that asks it of any
-implementation and returns the answer in a normal form (plain tuples), so
-answers of modules with different types compare equal when their fields do.
+module and returns the answer in a normal form (plain tuples), so answers of
+modules with different types compare equal when their fields do.  The
+function is data: a module-level function of the harness, or a
+`functools.partial` of one, so that it can be sent to the process where the
+judged module runs (`tests.support.judge`); only the plain answer comes back.
 
 The `Outcome` of asking is what came back (`Returned`), what was raised
 (`Raised`, compared by kind, never by message wording), an answer of the
-wrong shape (`Malformed`), or nothing within the time limit (`TooSlow`).
-Outcomes compare equal when a candidate could not tell them apart, which is
-what lets a failure be matched against the gallery's known mistakes.
+wrong shape (`Malformed`), or, for trusted code asked here, nothing within
+the time limit (`TooSlow`).  Outcomes compare equal when a candidate could
+not tell them apart, which is what lets a failure be matched against the
+gallery's known mistakes.  When the judged module gives no answer at all (it
+hangs, exits, or has used up its time), asking raises `Unanswered`, which
+fails the test at once.
 """
 
 from __future__ import annotations
@@ -17,16 +23,20 @@ from __future__ import annotations
 import linecache
 import signal
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType, TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tests.support.impl import Implementation, NotImplementedYet
+from tests.support.impl import Module, NotAttempted
+
+if TYPE_CHECKING:
+    from tests.support.impl import Implementation
 
 HARNESS = Path(__file__).resolve().parent
+SHOWN = 2_000  # characters of one value shown in a message, at most
 
 
 class ShapeError(Exception):
@@ -35,10 +45,15 @@ class ShapeError(Exception):
 
 @dataclass(frozen=True)
 class Question:
-    """One question of a contract: how it reads, and how to ask it of an implementation."""
+    """One question of a contract: how it reads, and how to ask it of a module.
+
+    `ask` must be picklable (a module-level function, or a partial of one, with
+    plain arguments): it runs in the judged module's process.  `show` runs
+    here, on the plain answer.
+    """
 
     text: str
-    ask: Callable[[Implementation], Any] = field(compare=False)
+    ask: Callable[[Module], Any] = field(compare=False)
     show: Callable[[Any], str] = field(default=repr, compare=False)
 
     def __str__(self) -> str:
@@ -48,10 +63,17 @@ class Question:
 @dataclass(frozen=True)
 class Returned:
     value: Any
-    shown: str = field(compare=False)
+    shown: str = field(compare=False, default="")
+    show: Callable[[Any], str] | None = field(compare=False, default=None, repr=False)
 
     def __str__(self) -> str:
-        return self.shown
+        """The value as its question shows it, made when a message needs it."""
+        if self.show is None:
+            return self.shown
+        try:
+            return shorten(self.show(self.value))
+        except Exception:  # a value the question's own display cannot render (10**100000)
+            return brief(self.value)
 
 
 @dataclass(frozen=True)
@@ -84,30 +106,88 @@ class TooSlow:
 
 Outcome = Returned | Raised | Malformed | TooSlow
 
-CANDIDATE_SECONDS = 10.0  # a candidate's answer to one question
-REPLAY_SECONDS = 5.0  # a known mistake's, when a failure is matched against the gallery
+
+class Unanswered(BaseException):
+    """The judged module gave no answer: it hung, exited, or its time is used up.
+
+    Not an Exception: no property test shrinks it (each try would cost the
+    whole time limit again); the test fails at once with `text`.
+    """
+
+    def __init__(self, text: str, *, kind: str, question: Question, exercise: str) -> None:
+        super().__init__(text)
+        self.text, self.kind, self.question, self.exercise = text, kind, question, exercise
 
 
-def ask(question: Question, impl: Implementation, *, seconds: float = CANDIDATE_SECONDS) -> Outcome:
-    """Ask `impl` the question; whatever happens is an Outcome (NotImplementedYet passes)."""
+def ask(question: Question, impl: Implementation) -> Outcome:
+    """Ask `impl` the question; whatever it answers is an Outcome.
+
+    NotImplementedYet passes (a stub fails at once); a question needing a name
+    the module lacks skips the test; no answer at all raises `Unanswered`.
+    """
+    return next(iter(impl.answers([question])))
+
+
+def ask_all(questions: Iterable[Question], impl: Implementation) -> Iterator[Outcome]:
+    """The outcomes of many questions, asked together (sent in batches), as they are read."""
+    return impl.answers(questions)
+
+
+# --- settling a question, in the process where the module runs ------------------------
+
+
+def settle(ask: Callable[[Module], Any], module: Module) -> Outcome:
+    """What asking gives, as data (`Returned` with nothing shown yet).
+
+    NotImplementedYet and NotAttempted pass through, and so does any exception
+    that is not an `Exception` (the judged process handles those itself).
+    """
     try:
-        with time_limit(seconds):
-            value = question.ask(impl)
-    except NotImplementedYet:
-        raise
-    except TimeLimitError:
-        return TooSlow(seconds)
+        value = ask(module)
     except ShapeError as error:
         problem, *shown = error.args
-        return Malformed(str(problem), str(shown[0]) if shown else "")
+        return Malformed(shorten(str(problem)), shorten(str(shown[0])) if shown else "")
     except Exception as error:
-        return Raised(
-            type(error).__name__,
-            isinstance(error, ValueError),
-            str(error),
-            where_raised(error.__traceback__, impl.file),
-        )
-    return Returned(value, question.show(value))
+        return raised(error, module.file)
+    return Returned(value, "")
+
+
+def raised(error: BaseException, file: str | None) -> Raised:
+    """`error` as an outcome: its kind, its message (shortened), the line that raised it."""
+    return Raised(
+        type(error).__name__,
+        isinstance(error, ValueError),
+        message_of(error),
+        where_raised(error.__traceback__, file),
+    )
+
+
+def settle_here(question: Question, module: Module, seconds: float) -> Outcome:
+    """`question` asked of trusted code in this process, within `seconds`, shown."""
+    try:
+        with time_limit(seconds):
+            outcome = settle(question.ask, module)
+    except NotAttempted as skipped:
+        import pytest  # a trusted module lacking a name: its test is skipped
+
+        pytest.skip(str(skipped))
+    except TimeLimitError:
+        return TooSlow(seconds)
+    return with_shown(question, outcome)
+
+
+def with_shown(question: Question, outcome: Outcome) -> Outcome:
+    """A returned value shown as its question shows answers (here, never where it ran)."""
+    if not isinstance(outcome, Returned):
+        return outcome
+    return Returned(outcome.value, show=question.show)
+
+
+def message_of(error: BaseException) -> str:
+    try:
+        return shorten(str(error))
+    except Exception as failure:  # an exception whose str() fails: say so, do not crash
+        return f"<its message could not be shown: {type(failure).__name__}>"
 
 
 def where_raised(trace: TracebackType | None, file: str | None) -> str:
@@ -122,12 +202,69 @@ def where_raised(trace: TracebackType | None, file: str | None) -> str:
     lines = []
     for frame in chosen:
         source = (linecache.getline(frame.filename, frame.lineno or 0) or "").strip()
-        lines.append(f"  at {frame.filename}:{frame.lineno}, in {frame.name}: {source}")
+        lines.append(f"  at {frame.filename}:{frame.lineno}, in {frame.name}: {shorten(source)}")
     return "\n".join(lines)
 
 
-class TimeLimitError(Exception):
-    """Raised into the running code when its time limit is up."""
+# --- values shown in messages, shortened --------------------------------------------------
+
+
+def shorten(text: str, limit: int = SHOWN) -> str:
+    """`text`, or its start and end with how much was left out."""
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}... ({len(text) - 2 * half:,} characters left out) ...{text[-half:]}"
+
+
+def brief(value: Any, limit: int = SHOWN) -> str:
+    """A repr of `value` that never fails and never runs long (huge ints shortened)."""
+    return shorten(_brief(value, 4), limit)
+
+
+def _brief(value: Any, depth: int) -> str:
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        return short_int(value)
+    if isinstance(value, str):
+        return repr(shorten(value, 200))
+    if depth == 0:
+        return "..."
+    if isinstance(value, tuple | list):
+        items = [_brief(v, depth - 1) for v in value[:20]]
+        items += [f"... ({len(value) - 20} more)"] if len(value) > 20 else []
+        if isinstance(value, tuple) and hasattr(value, "_fields"):
+            named = ", ".join(f"{f}={v}" for f, v in zip(value._fields, items, strict=False))
+            return f"{type(value).__name__}({named})"
+        inner = ", ".join(items)
+        return f"[{inner}]" if isinstance(value, list) else f"({inner}{',' * (len(items) == 1)})"
+    try:
+        return shorten(repr(value), 200)
+    except Exception:
+        return f"<a {type(value).__name__} whose repr() fails>"
+
+
+def short_int(number: int, digits: int = 40) -> str:
+    """An int in full, or (past `digits` digits) its first and last digits and its length."""
+    if number.bit_length() <= digits * 3:  # fewer than ~ digits * 0.9 decimal digits
+        return str(number)
+    sign, magnitude = ("-" if number < 0 else ""), abs(number)
+    length = max(1, int(magnitude.bit_length() * 0.30102999566398120))  # log10(2)
+    while 10**length <= magnitude:
+        length += 1
+    while length > 1 and 10 ** (length - 1) > magnitude:
+        length -= 1
+    head = str(magnitude // 10 ** (length - 6))
+    tail = str(magnitude % 10**6).rjust(6, "0")
+    return f"{sign}{head}...{tail} ({length:,} digits)"
+
+
+# --- a time limit for code running in this process ----------------------------------------
+
+
+class TimeLimitError(BaseException):
+    """Raised into the running code when its time limit is up (past `except Exception`)."""
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
@@ -157,4 +294,4 @@ def must_be_list(result: Any, what: str) -> list[Any]:
     """`result` if it is a list; else ShapeError naming what it is."""
     if isinstance(result, list):
         return result
-    raise ShapeError(f"expected a list of {what}, got a {type(result).__name__}", repr(result))
+    raise ShapeError(f"expected a list of {what}, got a {type(result).__name__}", brief(result))

@@ -14,6 +14,7 @@ own tools, run only against the reference).
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,13 +26,15 @@ from tests.support.checks import KataFailure
 from tests.support.exercises import EXERCISES, POINTS, REFERENCE_ONLY, ROOT
 from tests.support.impl import (
     ENVIRONMENT_VARIABLE,
+    REFERENCE,
     Implementation,
     Kata,
     LoadError,
     NotImplementedYet,
-    load,
 )
-from tests.support.scorecard import MISTAKES_PROPERTY, SYMPTOM_PROPERTY, Scorecard
+from tests.support.judge import Judge, Limits
+from tests.support.outcomes import TooSlow, Unanswered
+from tests.support.scorecard import MISTAKES_PROPERTY, SYMPTOM_PROPERTY, Scorecard, render_unloaded
 
 # Hypothesis profiles.  None reports several bugs at once: one failure per test,
 # the one a check explains.  The reference's edit-test loop is randomized (new
@@ -62,6 +65,8 @@ settings.register_profile("examples", settings.get_profile("kata"), phases=[Phas
 
 KATA = pytest.StashKey[Kata]()
 SCORES = pytest.StashKey[Scorecard]()
+JUDGE = pytest.StashKey[Judge]()
+OUTPUT_SECTION = "what your module printed during this test"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -74,6 +79,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption("--rubric", action="store_true", help="end with a scorecard by rubric point")
     group.addoption("--rubric-json", metavar="PATH", help="write the scorecard as JSON to PATH")
+    group.addoption(
+        "--time-limit",
+        type=float,
+        default=Limits.per_call,
+        metavar="SECONDS",
+        help=f"seconds your module may take to answer one call (default {Limits.per_call:g}); "
+        "a test gets 3 times as long, the run 30 times",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -82,21 +95,63 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", f"{REFERENCE_ONLY}: tests this project's own tools, not a kata contract"
     )
+    if config.option.help:
+        return
     json_path = config.getoption("--rubric-json")
-    if json_path and not Path(json_path).resolve().parent.is_dir():
-        raise pytest.UsageError(
-            f"kata: --rubric-json {json_path}: the folder {Path(json_path).parent} does not exist"
-        )
+    _check_card_path(json_path)
+    seconds = config.getoption("--time-limit")
+    if not seconds > 0:
+        raise pytest.UsageError(f"kata: --time-limit {seconds:g}: it must be more than 0 seconds")
+    source = config.getoption("--impl")
+    judge = config.stash[JUDGE] = Judge(source or REFERENCE, Limits(per_call=seconds))
     try:
-        kata = config.stash[KATA] = load(config.getoption("--impl"))
+        kata = config.stash[KATA] = _load(judge, source)
     except LoadError as error:
+        judge.close()
+        card = render_unloaded(source or REFERENCE, str(error), json_path)
+        if config.getoption("--rubric"):
+            sys.stderr.write("\n".join(card) + "\n")
         raise pytest.UsageError(f"kata: {error}") from None
     config.stash[SCORES] = Scorecard(
         kata,
         print_card=config.getoption("--rubric"),
         json_path=json_path,
+        judge=judge,
     )
     config.pluginmanager.register(config.stash[SCORES], "kata-scorecard")
+
+
+def _check_card_path(json_path: str | None) -> None:
+    """A scorecard that could not be written fails now, not after the whole run."""
+    if not json_path:
+        return
+    path = Path(json_path)
+    if path.is_dir():
+        raise pytest.UsageError(f"kata: --rubric-json {json_path}: that is a folder, not a file")
+    if not path.resolve().parent.is_dir():
+        raise pytest.UsageError(
+            f"kata: --rubric-json {json_path}: the folder {path.parent} does not exist"
+        )
+    if not os.access(path.resolve().parent, os.W_OK):
+        raise pytest.UsageError(
+            f"kata: --rubric-json {json_path}: the folder {path.parent} is not writable"
+        )
+
+
+def _load(judge: Judge, source: str | None) -> Kata:
+    """The module imported by the judged process, and what it attempts."""
+    loaded = judge.load()
+    attempted = {
+        name: Implementation(EXERCISES[name], source or REFERENCE, names, loaded.file, judge)
+        for name, names in loaded.provided.items()
+    }
+    if source in (None, "", REFERENCE):
+        return Kata(REFERENCE, attempted, (), kata_mode=source == REFERENCE)
+    if not attempted:
+        names = ", ".join(n for exercise in EXERCISES.values() for n in exercise.names)
+        raise LoadError(f"{source} provides none of the names the kata tests: {names}")
+    missing = tuple(e for name, e in EXERCISES.items() if name not in attempted)
+    return Kata(source, attempted, missing, kata_mode=True)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -156,17 +211,56 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = kept
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Each test's time budget and output are its own."""
+    if JUDGE in item.config.stash:
+        item.config.stash[JUDGE].begin(item.nodeid)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Any:
     """Turn the harness's signals into the message a candidate reads."""
     try:
         return (yield)
+    except Unanswered as lost:
+        raise pytest.fail.Exception(explain_unanswered(item, lost), pytrace=False) from None
     except NotImplementedYet as error:
         what = str(error) or "a function this test calls"
-        item.user_properties.append((SYMPTOM_PROPERTY, f"not implemented yet: {what}"))
+        item.user_properties.append(
+            (SYMPTOM_PROPERTY, f"not implemented yet: {what}; write it, then run this point again")
+        )
         raise pytest.fail.Exception(f"not implemented yet: {what}", pytrace=False) from None
     except KataFailure as failure:
         raise pytest.fail.Exception(explain(item, failure), pytrace=False) from None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failed test shows what the module printed during it (kept in bounded memory)."""
+    report = yield
+    if report.failed and report.when == "call":
+        judge = item.config.stash.get(JUDGE, None)
+        printed = judge.output_of_test() if judge is not None else ""
+        if printed:
+            report.sections.append((OUTPUT_SECTION, printed))
+    return report
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A run in which any point failed, or that is void, never exits 0."""
+    judge = session.config.stash.get(JUDGE, None)
+    if judge is None:
+        return
+    judge.finish()
+    failed = session.config.stash[SCORES].any_failed() or bool(judge.void)
+    if exitstatus == pytest.ExitCode.OK and failed:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if JUDGE in config.stash:
+        config.stash[JUDGE].close()
 
 
 def explain(item: pytest.Item, failure: KataFailure) -> str:
@@ -178,9 +272,34 @@ def explain(item: pytest.Item, failure: KataFailure) -> str:
         lines = [f"  Mistake {first.describe()}"]
         lines += [f"  The same answer comes from mistake {m.id}: {m.title}" for m in others]
         return failure.text + "\n" + "\n".join(lines)
-    symptom = failure.symptom or "compare the answer with the rule above."
-    item.user_properties.append((SYMPTOM_PROPERTY, symptom))
-    return f"{failure.text}\n  No known mistake gives this answer. What differs: {symptom}"
+    if failure.symptom:
+        item.user_properties.append(
+            (SYMPTOM_PROPERTY, f"no known mistake answers alike; what differs: {failure.symptom}")
+        )
+        return (
+            f"{failure.text}\n  No known mistake gives this answer. What differs: {failure.symptom}"
+        )
+    item.user_properties.append(
+        (
+            SYMPTOM_PROPERTY,
+            "no known mistake answers alike; the test's message shows the call, the answer "
+            "expected and yours, and the rule",
+        )
+    )
+    return f"{failure.text}\n  No known mistake gives this answer: compare yours with the rule."
+
+
+def explain_unanswered(item: pytest.Item, lost: Unanswered) -> str:
+    """No answer came; a known mistake that hangs on the same call is named."""
+    found = []
+    if lost.kind == "time limit":
+        found = catalogue.matching(lost.exercise, [lost.question], [TooSlow(0)])
+    item.user_properties.append((MISTAKES_PROPERTY, [m.id for m in found]))
+    detail = lost.text.removeprefix(str(lost.question)).strip().splitlines()[0]
+    if not found:
+        item.user_properties.append((SYMPTOM_PROPERTY, detail))
+        return lost.text
+    return lost.text + "\n" + f"  Mistake {found[0].describe()}"
 
 
 def rubric_point(item: pytest.Item) -> str | None:

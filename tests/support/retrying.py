@@ -11,6 +11,9 @@ taken from the candidate's module when it has them.
 
 from __future__ import annotations
 
+import sys
+import threading
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -18,14 +21,14 @@ from functools import partial
 from random import Random
 from typing import Any, NamedTuple
 
-from tests.support.impl import Implementation
-from tests.support.outcomes import Question, ShapeError, shown_list
+from tests.support.impl import Module
+from tests.support.outcomes import Question, ShapeError, brief, shown_list
 
 
 def _int(value: Any, what: str) -> int:
     if type(value) is not int:
         raise ShapeError(
-            f"{what} must be an int of ticks, got a {type(value).__name__}", repr(value)
+            f"{what} must be an int of ticks, got a {type(value).__name__}", brief(value)
         )
     return value
 
@@ -42,44 +45,51 @@ def backoff(name: str, step: int, *, base: int, cap: int, seed: int | None = Non
     """One call: ``name(step, base=, cap=)`` (step is `previous` for decorrelated_jitter)."""
     rng = "" if seed is None else f", rng=Random({seed})"
 
-    def ask(impl: Implementation) -> int:
-        function = impl.require(name)
-        extra = {} if seed is None else {"rng": Random(seed)}
-        return _int(function(step, base=base, cap=cap, **extra), name)
+    return Question(
+        f"{name}({_arguments(name, step, base, cap)}{rng})",
+        partial(_ask_backoff, name, step, base, cap, seed),
+        str,
+    )
 
-    return Question(f"{name}({_arguments(name, step, base, cap)}{rng})", ask, str)
+
+def _ask_backoff(name: str, step: int, base: int, cap: int, seed: int | None, impl: Module) -> int:
+    function = impl.require(name)
+    extra = {} if seed is None else {"rng": Random(seed)}
+    return _int(function(step, base=base, cap=cap, **extra), name)
 
 
 def draws(name: str, step: int, *, base: int, cap: int, seed: int, count: int) -> Question:
     """`count` calls sharing one ``Random(seed)``: the waits drawn, in order."""
-
-    def ask(impl: Implementation) -> tuple[int, ...]:
-        function, rng = impl.require(name), Random(seed)
-        return tuple(_int(function(step, base=base, cap=cap, rng=rng), name) for _ in range(count))
-
     text = (
         f"rng = Random({seed}); [{name}({_arguments(name, step, base, cap)}, rng=rng) "
         f"for _ in range({count})]"
     )
-    return Question(text, ask, _summary)
+    return Question(text, partial(_ask_draws, name, step, base, cap, seed, count), _summary)
+
+
+def _ask_draws(
+    name: str, step: int, base: int, cap: int, seed: int, count: int, impl: Module
+) -> tuple[int, ...]:
+    function, rng = impl.require(name), Random(seed)
+    return tuple(_int(function(step, base=base, cap=cap, rng=rng), name) for _ in range(count))
 
 
 def chain(*, base: int, cap: int, seed: int, count: int) -> Question:
     """Decorrelated jitter as a client uses it: each wait fed back as the next previous."""
-
-    def ask(impl: Implementation) -> tuple[int, ...]:
-        function, rng = impl.require("decorrelated_jitter"), Random(seed)
-        waits, previous = [], base
-        for _ in range(count):
-            previous = _int(function(previous, base=base, cap=cap, rng=rng), "decorrelated_jitter")
-            waits.append(previous)
-        return tuple(waits)
-
     text = (
         f"rng, wait = Random({seed}), {base}; for {count} retries: wait = "
         f"decorrelated_jitter(wait, base={base}, cap={cap}, rng=rng)"
     )
-    return Question(text, ask, _summary)
+    return Question(text, partial(_ask_chain, base, cap, seed, count), _summary)
+
+
+def _ask_chain(base: int, cap: int, seed: int, count: int, impl: Module) -> tuple[int, ...]:
+    function, rng = impl.require("decorrelated_jitter"), Random(seed)
+    waits, previous = [], base
+    for _ in range(count):
+        previous = _int(function(previous, base=base, cap=cap, rng=rng), "decorrelated_jitter")
+        waits.append(previous)
+    return tuple(waits)
 
 
 def _summary(values: Sequence[int]) -> str:
@@ -186,78 +196,80 @@ def failure(
 
 
 def retries(script: Script) -> Question:
-    def ask(impl: Implementation) -> Observed:
-        failure_type, policy_type = impl.type_named("Failure"), impl.type_named("Policy")
-        clock, calls, sleeps, raised = [script.start], list[int](), list[int](), list[Any]()
 
-        def sleep(ticks: int) -> None:
-            sleeps.append(ticks)
-            clock[0] += ticks
+    return Question(str(script), partial(_ask_retries, script), str)
 
-        def call() -> Any:
-            outcome = script.outcomes[min(len(calls), len(script.outcomes) - 1)]
-            calls.append(clock[0])
-            clock[0] += script.duration
-            if outcome[0] == "ok":
-                return outcome[1]
-            if outcome[0] == "bug":
-                raise RuntimeError("a bug in the call itself")
-            kind, status, retry_after = outcome
-            raised.append(failure_type(kind, status=status, retry_after=retry_after))
-            raise raised[-1]
 
-        budget = None
-        if script.budget is not None:
-            budget = impl.require("RetryBudget")(*script.budget)
-            for _ in range(script.spent):
-                budget.record(success=False)
-        arguments: dict[str, Any] = {
-            "method": script.method,
-            "policy": policy_type(**script.policy()),
-            "clock": lambda: clock[0],
-            "sleep": sleep,
-            "rng": Random(script.seed),
-        }
-        if script.key is not None:
-            arguments["idempotency_key"] = script.key
-        if budget is not None:
-            arguments["budget"] = budget
-        function = impl.require("call_with_retries")
-        try:
-            value = function(call, **arguments)
-        except RuntimeError as error:
-            if str(error) != "a bug in the call itself":
-                raise
-            tokens = () if budget is None else (Fraction(budget.tokens),)
-            return Observed(
-                "passed the bug through", None, tuple(calls), tuple(sleeps), None, (), tokens
-            )
-        except failure_type as error:
-            tokens = () if budget is None else (Fraction(budget.tokens),)
-            ended = (
-                "raised the last failure"
-                if raised and error is raised[-1]
-                else "raised another failure"
-            )
-            return Observed(
-                ended,
-                None,
-                tuple(calls),
-                tuple(sleeps),
-                getattr(error, "gave_up", None),
-                _history(getattr(error, "attempts", None), raised),
-                tokens,
-            )
+def _ask_retries(script: Script, impl: Module) -> Observed:
+    failure_type = impl.type_named("Failure")
+    clock, calls, sleeps, raised = [script.start], list[int](), list[int](), list[Any]()
+
+    def sleep(ticks: int) -> None:
+        sleeps.append(ticks)
+        clock[0] += ticks
+
+    def call() -> Any:
+        outcome = script.outcomes[min(len(calls), len(script.outcomes) - 1)]
+        calls.append(clock[0])
+        clock[0] += script.duration
+        if outcome[0] == "ok":
+            return outcome[1]
+        if outcome[0] == "bug":
+            raise RuntimeError("a bug in the call itself")
+        kind, status, retry_after = outcome
+        raised.append(failure_type(kind, status=status, retry_after=retry_after))
+        raise raised[-1]
+
+    budget = None
+    if script.budget is not None:
+        budget = impl.require("RetryBudget")(*script.budget)
+        for _ in range(script.spent):
+            budget.record(success=False)
+    arguments: dict[str, Any] = {
+        "method": script.method,
+        "policy": impl.record("Policy", **script.policy()),
+        "clock": lambda: clock[0],
+        "sleep": sleep,
+        "rng": Random(script.seed),
+    }
+    if script.key is not None:
+        arguments["idempotency_key"] = script.key
+    if budget is not None:
+        arguments["budget"] = budget
+    function = impl.require("call_with_retries")
+    try:
+        value = function(call, **arguments)
+    except RuntimeError as error:
+        if str(error) != "a bug in the call itself":
+            raise
         tokens = () if budget is None else (Fraction(budget.tokens),)
-        return Observed("returned", value, tuple(calls), tuple(sleeps), None, (), tokens)
-
-    return Question(str(script), ask, str)
+        return Observed(
+            "passed the bug through", None, tuple(calls), tuple(sleeps), None, (), tokens
+        )
+    except failure_type as error:
+        tokens = () if budget is None else (Fraction(budget.tokens),)
+        ended = (
+            "raised the last failure"
+            if raised and error is raised[-1]
+            else "raised another failure"
+        )
+        return Observed(
+            ended,
+            None,
+            tuple(calls),
+            tuple(sleeps),
+            getattr(error, "gave_up", None),
+            _history(getattr(error, "attempts", None), raised),
+            tokens,
+        )
+    tokens = () if budget is None else (Fraction(budget.tokens),)
+    return Observed("returned", value, tuple(calls), tuple(sleeps), None, (), tokens)
 
 
 def _history(attempts: Any, raised: list[Any]) -> tuple[tuple[int, int, int | None, int], ...]:
     """The attempts as (number, started_at, which failure (1-based) or None, waited)."""
     if not isinstance(attempts, tuple | list):
-        raise ShapeError("failure.attempts must be the tuple of attempts", repr(attempts))
+        raise ShapeError("failure.attempts must be the tuple of attempts", brief(attempts))
     history = []
     for attempt in attempts:
         try:
@@ -268,29 +280,41 @@ def _history(attempts: Any, raised: list[Any]) -> tuple[tuple[int, int, int | No
             history.append((attempt.number, attempt.started_at, which, attempt.waited))
         except AttributeError as error:
             raise ShapeError(
-                f"an Attempt needs number, started_at, failure, waited: {error}", repr(attempt)
+                f"an Attempt needs number, started_at, failure, waited: {error}", brief(attempt)
             ) from None
     return tuple(history)
 
 
 def classify(name: str, *arguments: Any) -> Question:
     """is_retryable(Failure(...)) or is_safe_to_repeat(method, key)."""
-
-    def ask(impl: Implementation) -> bool:
-        function = impl.require(name)
-        if name == "is_retryable":
-            kind, status, retry_after = arguments
-            result = function(
-                impl.type_named("Failure")(kind, status=status, retry_after=retry_after)
-            )
-        else:
-            result = function(*arguments)
-        if not isinstance(result, bool):
-            raise ShapeError(f"{name} must return a bool", repr(result))
-        return result
-
     shown = _shown(arguments) if name == "is_retryable" else ", ".join(map(repr, arguments))
-    return Question(f"{name}({shown})", ask, repr)
+    return Question(f"{name}({shown})", partial(_ask_classify, name, arguments), repr)
+
+
+def _ask_classify(name: str, arguments: tuple[Any, ...], impl: Module) -> bool:
+    function = impl.require(name)
+    if name == "is_retryable":
+        kind, status, retry_after = arguments
+        result = function(impl.type_named("Failure")(kind, status=status, retry_after=retry_after))
+    else:
+        result = function(*arguments)
+    if not isinstance(result, bool):
+        raise ShapeError(f"{name} must return a bool", brief(result))
+    return result
+
+
+def construct(name: str, *arguments: object) -> Question:
+    """``name(*arguments)`` (with a clock for IdempotencyStore): constructed, or what it raised."""
+    shown = ", ".join(map(repr, arguments)) + (", clock=..." if name == "IdempotencyStore" else "")
+    return Question(f"{name}({shown})", partial(_ask_construct, name, arguments), str)
+
+
+def _ask_construct(name: str, arguments: tuple[object, ...], impl: Module) -> str:
+    if name == "IdempotencyStore":
+        impl.require(name)(*arguments, clock=lambda: 0)
+    else:
+        impl.require(name)(*arguments)
+    return "constructed"
 
 
 # --- RetryBudget ---------------------------------------------------------------------------------
@@ -299,25 +323,27 @@ def classify(name: str, *arguments: Any) -> Question:
 def budget(max_tokens: int, ratio: Fraction | int | float, steps: str) -> Question:
     """RetryBudget(max_tokens, ratio), then `steps` ('s' a success, 'f' a failure); after
     each: (tokens, allows_retry())."""
-
-    def ask(impl: Implementation) -> tuple[tuple[Fraction, bool], ...]:
-        made = impl.require("RetryBudget")(max_tokens, ratio)
-        states = [(Fraction(made.tokens), made.allows_retry())]
-        for step in steps:
-            made.record(success=step == "s")
-            states.append((Fraction(made.tokens), made.allows_retry()))
-        for _, allows in states:
-            if not isinstance(allows, bool):
-                raise ShapeError("allows_retry() must return a bool", repr(allows))
-        return tuple(states)
-
     shown = " ".join("record(success=True)" if s == "s" else "record(success=False)" for s in steps)
     return Question(
         f"RetryBudget({max_tokens}, {ratio!r}), then: {shown or 'nothing'}; after each, "
         "(tokens, allows_retry())",
-        ask,
+        partial(_ask_budget, max_tokens, ratio, steps),
         lambda states: ", ".join(f"({t}, {a})" for t, a in states),
     )
+
+
+def _ask_budget(
+    max_tokens: int, ratio: Fraction | int | float, steps: str, impl: Module
+) -> tuple[tuple[Fraction, bool], ...]:
+    made = impl.require("RetryBudget")(max_tokens, ratio)
+    states = [(Fraction(made.tokens), made.allows_retry())]
+    for step in steps:
+        made.record(success=step == "s")
+        states.append((Fraction(made.tokens), made.allows_retry()))
+    for _, allows in states:
+        if not isinstance(allows, bool):
+            raise ShapeError("allows_retry() must return a bool", brief(allows))
+    return tuple(states)
 
 
 # --- IdempotencyStore -----------------------------------------------------------------------
@@ -331,54 +357,54 @@ Step = tuple[Any, ...]
 
 def store(ttl: int, steps: Sequence[Step], *, start: int = 500) -> Question:
     """IdempotencyStore(ttl, clock=clock), then `steps`; each step's outcome and the runs."""
-
-    def ask(impl: Implementation) -> tuple[Any, ...]:
-        clock, runs = [start], list[str]()
-        made = impl.require("IdempotencyStore")(ttl, clock=lambda: clock[0])
-        in_progress = impl.type_named("InProgress")
-        errors: list[BaseException] = []
-        outcomes: list[Any] = []
-
-        def outcome_of(thunk: Callable[[], Any]) -> Any:
-            try:
-                return ("returned", thunk())
-            except in_progress:
-                return ("refused: in progress",)
-            except ValueError:
-                return ("ValueError",)
-            except RuntimeError as error:
-                seen = next((i + 1 for i, e in enumerate(errors) if e is error), None)
-                if seen is None:
-                    errors.append(error)
-                    seen = len(errors)
-                return ("raised", str(error), f"exception #{seen}")
-
-        for step in steps:
-            if step[0] == "advance":
-                clock[0] += step[1]
-                continue
-            kind, key, params, detail = step
-
-            def operation(kind: str = kind, key: str = key, detail: Any = detail) -> Any:
-                runs.append(key)
-                if kind == "fail":
-                    raise RuntimeError(detail)
-                if kind == "nested":
-                    return (
-                        "while running",
-                        outcome_of(lambda: made.execute(key, detail, lambda: "inner")),
-                    )
-                return detail
-
-            outcomes.append(outcome_of(partial(made.execute, key, params, operation)))
-        return (tuple(outcomes), tuple(runs))
-
     shown = "; ".join(_step(step) for step in steps)
     return Question(
         f"store = IdempotencyStore({ttl}, clock=clock) with the clock at {start}; {shown}",
-        ask,
+        partial(_ask_store, ttl, steps, start),
         lambda answer: f"outcomes {list(answer[0])}; operations run for keys {list(answer[1])}",
     )
+
+
+def _ask_store(ttl: int, steps: Sequence[Step], start: int, impl: Module) -> tuple[Any, ...]:
+    clock, runs = [start], list[str]()
+    made = impl.require("IdempotencyStore")(ttl, clock=lambda: clock[0])
+    in_progress = impl.type_named("InProgress")
+    errors: list[BaseException] = []
+    outcomes: list[Any] = []
+
+    def outcome_of(thunk: Callable[[], Any]) -> Any:
+        try:
+            return ("returned", thunk())
+        except in_progress:
+            return ("refused: in progress",)
+        except ValueError:
+            return ("ValueError",)
+        except RuntimeError as error:
+            seen = next((i + 1 for i, e in enumerate(errors) if e is error), None)
+            if seen is None:
+                errors.append(error)
+                seen = len(errors)
+            return ("raised", str(error), f"exception #{seen}")
+
+    for step in steps:
+        if step[0] == "advance":
+            clock[0] += step[1]
+            continue
+        kind, key, params, detail = step
+
+        def operation(kind: str = kind, key: str = key, detail: Any = detail) -> Any:
+            runs.append(key)
+            if kind == "fail":
+                raise RuntimeError(detail)
+            if kind == "nested":
+                return (
+                    "while running",
+                    outcome_of(lambda: made.execute(key, detail, lambda: "inner")),
+                )
+            return detail
+
+        outcomes.append(outcome_of(partial(made.execute, key, params, operation)))
+    return (tuple(outcomes), tuple(runs))
 
 
 def _step(step: Step) -> str:
@@ -418,43 +444,45 @@ class Campaign:
 
 def campaign(plan: Campaign) -> Question:
     """Per call: how it ended, attempts made, gave_up, the clock and the tokens after it."""
+    return Question(
+        str(plan), partial(_ask_campaign, plan), lambda calls: "; ".join(map(str, calls))
+    )
 
-    def ask(impl: Implementation) -> tuple[Any, ...]:
-        failure_type, policy_type = impl.type_named("Failure"), impl.type_named("Policy")
-        shared = impl.require("RetryBudget")(plan.max_tokens, plan.ratio)
-        function, clock, seen = impl.require("call_with_retries"), [1_000], []
-        for script in plan.calls:
-            made = [0]
 
-            def call(script: Script = script, made: list[int] = made) -> Any:
-                outcome = script.outcomes[min(made[0], len(script.outcomes) - 1)]
-                made[0] += 1
-                clock[0] += script.duration
-                if outcome[0] == "ok":
-                    return outcome[1]
-                kind, status, retry_after = outcome
-                raise failure_type(kind, status=status, retry_after=retry_after)
+def _ask_campaign(plan: Campaign, impl: Module) -> tuple[Any, ...]:
+    failure_type = impl.type_named("Failure")
+    shared = impl.require("RetryBudget")(plan.max_tokens, plan.ratio)
+    function, clock, seen = impl.require("call_with_retries"), [1_000], []
+    for script in plan.calls:
+        made = [0]
 
-            def sleep(ticks: int) -> None:
-                clock[0] += ticks
+        def call(script: Script = script, made: list[int] = made) -> Any:
+            outcome = script.outcomes[min(made[0], len(script.outcomes) - 1)]
+            made[0] += 1
+            clock[0] += script.duration
+            if outcome[0] == "ok":
+                return outcome[1]
+            kind, status, retry_after = outcome
+            raise failure_type(kind, status=status, retry_after=retry_after)
 
-            try:
-                function(
-                    call,
-                    method=script.method,
-                    policy=policy_type(**script.policy()),
-                    clock=lambda: clock[0],
-                    sleep=sleep,
-                    rng=Random(script.seed),
-                    budget=shared,
-                )
-                ending, reason = "returned", None
-            except failure_type as error:
-                ending, reason = "raised", getattr(error, "gave_up", None)
-            seen.append((ending, made[0], reason, clock[0], Fraction(shared.tokens)))
-        return tuple(seen)
+        def sleep(ticks: int) -> None:
+            clock[0] += ticks
 
-    return Question(str(plan), ask, lambda calls: "; ".join(map(str, calls)))
+        try:
+            function(
+                call,
+                method=script.method,
+                policy=impl.record("Policy", **script.policy()),
+                clock=lambda: clock[0],
+                sleep=sleep,
+                rng=Random(script.seed),
+                budget=shared,
+            )
+            ending, reason = "returned", None
+        except failure_type as error:
+            ending, reason = "raised", getattr(error, "gave_up", None)
+        seen.append((ending, made[0], reason, clock[0], Fraction(shared.tokens)))
+    return tuple(seen)
 
 
 def campaign_model(plan: Campaign) -> tuple[Any, ...]:
@@ -491,3 +519,114 @@ def campaign_model(plan: Campaign) -> tuple[Any, ...]:
                 ending = "raised"
         seen.append((ending, made, reason or None, clock, tokens))
     return tuple(seen)
+
+
+# --- racing threads -------------------------------------------------------------------------
+
+WAIT = 5.0  # seconds a thread waits for another before the test gives up on it
+
+
+def duplicate_while_running() -> Question:
+    """Thread A's operation is running (held on an event); thread B sends the same request."""
+    return Question(
+        "store = IdempotencyStore(1000, clock=...); thread A: store.execute('k', 'p', an "
+        "operation held running); while it runs, thread B: store.execute('k', 'p', ...)",
+        _ask_duplicate_while_running,
+        lambda answer: (
+            f"operations run: {answer[0]}; B got {answer[1]}; A got {answer[2]}"
+            if len(answer) == 3
+            else str(answer[0])
+        ),
+    )
+
+
+def _ask_duplicate_while_running(impl: Module) -> tuple[Any, ...]:
+    made = impl.require("IdempotencyStore")(1_000, clock=lambda: 0)
+    in_progress = impl.type_named("InProgress")
+    running, release, runs, first = threading.Event(), threading.Event(), [], []
+
+    def slow() -> str:
+        runs.append("first")
+        running.set()
+        release.wait(WAIT)
+        return "done"
+
+    def request_a() -> None:
+        first.append(made.execute("k", "p", slow))
+
+    thread = threading.Thread(target=request_a, daemon=True)
+    thread.start()
+    try:
+        if not running.wait(WAIT):
+            return ("the first request never ran its operation",)
+
+        def duplicate() -> str:
+            runs.append("second")
+            return "dup"
+
+        try:
+            second: Any = ("returned", made.execute("k", "p", duplicate))
+        except in_progress:
+            second = ("refused: in progress",)
+    finally:
+        release.set()
+        thread.join(WAIT)
+    return (tuple(runs), second, tuple(first))
+
+
+def racing_threads(keys: int = 150, threads: int = 6) -> Question:
+    """For each key, `threads` threads released together by a barrier send the same request."""
+    return Question(
+        f"for each of {keys} keys, {threads} threads released together call "
+        "store.execute(key, 'p', operation)",
+        partial(_ask_racing_threads, keys, threads),
+        lambda answer: (
+            f"the most runs of one key's operation: {answer[0]}; the requests {list(answer[1])}"
+        ),
+    )
+
+
+def _ask_racing_threads(keys: int, threads: int, impl: Module) -> tuple[Any, ...]:
+    made = impl.require("IdempotencyStore")(1_000, clock=lambda: 0)
+    in_progress = impl.type_named("InProgress")
+    runs: Counter[int] = Counter()
+    lock = threading.Lock()
+    endings: Counter[str] = Counter()
+
+    def operation(key: int) -> int:
+        with lock:
+            runs[key] += 1
+        return key
+
+    def request(key: int, barrier: threading.Barrier) -> None:
+        barrier.wait(WAIT)
+        try:
+            got = made.execute(f"key-{key}", "p", lambda: operation(key))
+            ending = "returned the key's result" if got == key else "returned something else"
+        except in_progress:
+            ending = "refused: in progress"
+        with lock:
+            endings[ending] += 1
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible: races show
+    try:
+        for key in range(keys):
+            barrier = threading.Barrier(threads)
+            workers = [
+                threading.Thread(target=request, args=(key, barrier), daemon=True)
+                for _ in range(threads)
+            ]
+            for worker in workers:
+                worker.start()
+            for worker in workers:
+                worker.join(WAIT)
+    finally:
+        sys.setswitchinterval(switch)
+    # Only what holds whatever the timing: whether any key ran twice, and what else
+    # (beyond a result or a refusal, which of the two being timing's choice) was seen.
+    twice = (
+        "some key's operation ran more than once" if max(runs.values(), default=0) > 1 else "once"
+    )
+    allowed = {"refused: in progress", "returned the key's result"}
+    return (twice, tuple(sorted(set(endings) - allowed)))

@@ -8,7 +8,9 @@ Each failed test carries the known mistakes (gallery ids) that answer as the
 candidate did.  A mistake is reported once, on its own point (its FAILS) if
 that point failed, else on the first failed point it explains; every other
 failed point it explains says "explained by" instead of naming another
-mistake.  Failures no known mistake explains are listed as symptoms.
+mistake.  Failures no known mistake explains are listed as symptoms.  The
+limits the module reached (a call stopped at the time limit, an exit, a
+crash, its output) have lines of their own, after the points.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import pytest
 from tests.support import catalogue
 from tests.support.exercises import POINTS
 from tests.support.impl import Kata
+from tests.support.judge import Event, Judge
 
 MISTAKES_PROPERTY = "kata_mistakes"
 SYMPTOM_PROPERTY = "kata_symptom"
@@ -41,10 +44,13 @@ class _Test:
 class Scorecard:
     """Registered as a plugin; `points` maps each collected test to its rubric point."""
 
-    def __init__(self, kata: Kata, *, print_card: bool, json_path: str | None) -> None:
-        self.kata, self.print_card, self.json_path = kata, print_card, json_path
+    def __init__(
+        self, kata: Kata, *, print_card: bool, json_path: str | None, judge: Judge | None = None
+    ) -> None:
+        self.kata, self.print_card, self.json_path, self.judge = kata, print_card, json_path, judge
         self.points: dict[str, str] = {}  # nodeid -> rubric point
         self.tests: dict[str, _Test] = {}
+        self.interrupted = False  # Ctrl-C: the card covers the tests that ran
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         point = self.points.get(report.nodeid)
@@ -63,6 +69,12 @@ class Scorecard:
             test.outcome = "skipped"
         elif report.when == "call":
             test.outcome = "passed"
+
+    def pytest_keyboard_interrupt(self) -> None:
+        self.interrupted = True
+
+    def any_failed(self) -> bool:
+        return any(test.outcome == "failed" for test in self.tests.values())
 
     def card(self) -> dict[str, Any]:
         """The scorecard as data (what --rubric-json writes)."""
@@ -112,6 +124,12 @@ class Scorecard:
                 }
                 for m in ranked
             ],
+            "interrupted": self.interrupted,
+            "tests_run": sum(t.outcome in ("passed", "failed") for t in self.tests.values()),
+            "tests_collected": sum(point in POINTS for point in self.points.values()),
+            "void": self.judge.void if self.judge else "",
+            "limits": _limits(self.judge.events if self.judge else []),
+            "output_bytes": self.judge.run_output.total if self.judge else 0,
         }
 
     def _home(self, mistake: str, failed_points: list[str]) -> str:
@@ -154,10 +172,26 @@ def render(card: dict[str, Any]) -> list[str]:
         for mistake in score["explained_by"]:
             seen = next(m["point"] for m in card["mistakes"] if m["id"] == mistake)
             lines.append(f"{'':<16}explained by mistake {mistake} (see {seen})")
-        lines += [f"{'':<16}no known mistake; {symptom}" for symptom in score["symptoms"]]
+        lines += [f"{'':<16}{symptom}" for symptom in score["symptoms"]]
+    lines += _limit_lines(card)
     skipped = [n for n, state in card["exercises"].items() if state == "not attempted"]
     if skipped:
         lines.append(f"Not attempted (no test collected): {', '.join(skipped)}")
+    failed = [name for name, score in points.items() if score["result"] == "failed"]
+    if failed:
+        lines.append(
+            f"To see one point's failures: python -m pytest --impl {card['implementation']} "
+            f"-m {failed[0]}"
+        )
+    if card.get("interrupted"):
+        lines.append(
+            f"{'INTERRUPTED':<14}the run was stopped after {card['tests_run']} of "
+            f"{card['tests_collected']} tests: the points above cover only the tests that ran"
+        )
+    if card.get("void"):
+        lines.append(f"{'VOID':<14}{card['void']}: no point counts")
+        lines.append("0 points passed: the run is void")
+        return lines
     scored = [s for s in points.values() if s["result"] != "scored in the interview"]
     tally = Counter(s["result"] for s in scored)
     lines.append(
@@ -165,6 +199,61 @@ def render(card: dict[str, Any]) -> list[str]:
         f"{tally['failed']} failed, {tally['not attempted']} not attempted"
     )
     return lines
+
+
+def _limits(events: list[Event]) -> list[dict[str, Any]]:
+    """The limits reached, one entry per kind, with how often and the first occasion."""
+    kinds: dict[str, list[Event]] = {}
+    for event in events:
+        kinds.setdefault(event.kind, []).append(event)
+    return [
+        {
+            "kind": kind,
+            "count": len(seen),
+            "test": seen[0].test,
+            "question": seen[0].question,
+            "detail": seen[0].detail.splitlines()[0],
+        }
+        for kind, seen in kinds.items()
+    ]
+
+
+LIMIT_TITLES = {
+    "time limit": "TIME LIMIT",
+    "test time": "TEST TIME",
+    "run time": "RUN TIME",
+    "not asked": "NOT ASKED",
+    "exit": "EXITED",
+    "void": "VOID",
+}
+
+
+def _limit_lines(card: dict[str, Any]) -> list[str]:
+    lines = []
+    for limit in card.get("limits", []):
+        times = "once" if limit["count"] == 1 else f"{limit['count']} times; the first"
+        title = LIMIT_TITLES.get(limit["kind"], limit["kind"].upper())
+        lines.append(f"{title:<14}{limit['detail']}")
+        lines.append(f"{'':<16}({times}: in {limit['test']}, during {limit['question']})")
+    if card.get("output_bytes"):
+        lines.append(
+            f"{'OUTPUT':<14}your module printed {card['output_bytes']:,} bytes in all; each "
+            "failed test shows the first and last 4 KB it printed"
+        )
+    return lines
+
+
+def render_unloaded(source: str, error: str, json_path: str | None) -> list[str]:
+    """The scorecard of a module that could not be loaded (also written as JSON)."""
+    if json_path:
+        document = {"implementation": source, "error": error, "points": {}, "mistakes": []}
+        Path(json_path).write_text(json.dumps(document, indent=2) + "\n")
+    return [
+        "",
+        f"==== rubric scorecard: {source} ====",
+        f"{'NOT LOADED':<14}{error.splitlines()[0]}",
+        "0 points passed: the module could not be loaded, so no test ran",
+    ]
 
 
 def _entry(exercise: str, title: str, result: str) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tests.support.checks import KataFailure
-from tests.support.impl import Implementation
+from tests.support.impl import Implementation, Module
 from tests.support.outcomes import Outcome, Question, Returned, ShapeError, ask, where_raised
 
 Observation = Any
@@ -30,7 +30,7 @@ class Transcript:
 
 
 def play(
-    impl: Implementation,
+    impl: Module,
     steps: Iterable[Any],
     do: Callable[[Any], Observation],
     errors: dict[str, type[BaseException]],

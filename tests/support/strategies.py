@@ -11,6 +11,7 @@ from typing import NamedTuple
 from hypothesis import strategies as st
 
 from tests.support.detecting import Beat, Call
+from tests.support.sweeping import GPUS, JOBS, Span
 
 HOUR_NS = 3_600 * 10**9
 
@@ -95,3 +96,19 @@ def cascades(draw: st.DrawFn) -> Cascade:
     return Cascade(
         Call(tuple(heartbeats), world_size, 0, now, timeout), dead, interval, jitter, gap
     )
+
+
+# --- the sweep's strategies --------------------------------------------------------------------
+
+spans = st.builds(
+    lambda gpu, job, start, length: Span(gpu, job, start, start + length),
+    st.integers(0, GPUS - 1),
+    st.sampled_from(JOBS),
+    st.integers(0, 20),
+    st.integers(0, 8),  # zero-length intervals included
+)
+logs = st.lists(spans, max_size=10)
+nonempty_logs = st.lists(spans, min_size=1, max_size=10)
+horizons = st.builds(
+    lambda start, length: (start, start + length), st.integers(0, 10), st.integers(0, 24)
+)

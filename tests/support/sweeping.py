@@ -9,15 +9,15 @@ will do; the containers must be the contract's (lists; exact numbers).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
+from functools import partial
 from typing import Any, NamedTuple
 
-from hypothesis import strategies as st
-
 from tests.support.checks import answer, expect, expect_that, expect_value_error
-from tests.support.impl import Implementation
-from tests.support.outcomes import Question, ShapeError, must_be_list, shown_list
+from tests.support.cost import Counted, work
+from tests.support.impl import Implementation, Module
+from tests.support.outcomes import Question, ShapeError, brief, must_be_list, shown_list
 
 
 class Span(NamedTuple):
@@ -126,7 +126,7 @@ def _windows(result: Any) -> tuple[tuple[int, int], ...]:
     try:
         return tuple((w.start, w.end) for w in must_be_list(result, "Window"))
     except AttributeError as error:
-        raise ShapeError(f"expected Window(start, end) records: {error}", repr(result)) from None
+        raise ShapeError(f"expected Window(start, end) records: {error}", brief(result)) from None
 
 
 def _shares(result: Any) -> tuple[Fraction, ...]:
@@ -136,7 +136,7 @@ def _shares(result: Any) -> tuple[Fraction, ...]:
         raise ShapeError(
             f"expected exact shares (Fraction), got {type(inexact[0]).__name__} "
             f"{inexact[0]!r}: a ratio of integers is exact; never round it",
-            repr(result),
+            brief(result),
         )
     return tuple(Fraction(x) for x in shares)
 
@@ -144,7 +144,7 @@ def _shares(result: Any) -> tuple[Fraction, ...]:
 def _pairs(result: Any) -> tuple[tuple[str, str], ...]:
     pairs = must_be_list(result, "(job, job) pairs")
     if any(not isinstance(p, tuple | list) or len(p) != 2 for p in pairs):
-        raise ShapeError("expected (job, job) pairs", repr(result))
+        raise ShapeError("expected (job, job) pairs", brief(result))
     return tuple((a, b) for a, b in pairs)
 
 
@@ -152,7 +152,7 @@ def _peak(result: Any) -> tuple[int, tuple[int, int]]:
     try:
         return result.busy, (result.window.start, result.window.end)
     except AttributeError as error:
-        raise ShapeError(f"expected Peak(busy, window): {error}", repr(result)) from None
+        raise ShapeError(f"expected Peak(busy, window): {error}", brief(result)) from None
 
 
 def _spans(result: Any) -> tuple[Span, ...]:
@@ -161,7 +161,7 @@ def _spans(result: Any) -> tuple[Span, ...]:
         return tuple(sorted(Span(b.gpu, b.job, b.start, b.end) for b in found))
     except AttributeError as error:
         raise ShapeError(
-            f"expected Busy(gpu, job, start, end) records: {error}", repr(result)
+            f"expected Busy(gpu, job, start, end) records: {error}", brief(result)
         ) from None
 
 
@@ -196,16 +196,17 @@ def query(name: str, spans: Sequence[Span], *, form: str = "list", **kwargs: Any
     shown = [f"{k}=Window{tuple(v)}" if k == "horizon" else f"{k}={v!r}" for k, v in kwargs.items()]
     text = f"{name}({', '.join([given, *shown])})"
 
-    def ask(impl: Implementation) -> Any:
-        function = impl.require(name)
-        busy, window = impl.type_named("Busy"), impl.type_named("Window")
-        intervals = [busy(*s) for s in spans]
-        arguments = {k: window(*v) if k == "horizon" else v for k, v in kwargs.items()}
-        return NORMAL[name](
-            function(iter(intervals) if form == "iterator" else intervals, **arguments)
-        )
+    return Question(text, partial(_ask_query, name, tuple(spans), form, kwargs), _show(name))
 
-    return Question(text, ask, _show(name))
+
+def _ask_query(
+    name: str, spans: Sequence[Span], form: str, kwargs: dict[str, Any], impl: Module
+) -> Any:
+    function = impl.require(name)
+    busy, window = impl.type_named("Busy"), impl.type_named("Window")
+    intervals = [busy(*s) for s in spans]
+    arguments = {k: window(*v) if k == "horizon" else v for k, v in kwargs.items()}
+    return NORMAL[name](function(iter(intervals) if form == "iterator" else intervals, **arguments))
 
 
 def pairing(events: Sequence[Ev], *, until: int = UNTIL, form: str = "list") -> Question:
@@ -213,14 +214,17 @@ def pairing(events: Sequence[Ev], *, until: int = UNTIL, form: str = "list") -> 
     listed = ", ".join(f"Event{tuple(e)}" for e in events)
     given = {"list": f"[{listed}]", "iterator": f"iter([{listed}])"}[form]
 
-    def ask(impl: Implementation) -> tuple[Span, ...]:
-        function, event = impl.require("intervals_from_events"), impl.type_named("Event")
-        log = [event(*e) for e in events]
-        return _spans(function(iter(log) if form == "iterator" else log, until=until))
-
     return Question(
-        f"intervals_from_events({given}, until={until})", ask, _show("intervals_from_events")
+        f"intervals_from_events({given}, until={until})",
+        partial(_ask_pairing, tuple(events), until, form),
+        _show("intervals_from_events"),
     )
+
+
+def _ask_pairing(events: Sequence[Ev], until: int, form: str, impl: Module) -> tuple[Span, ...]:
+    function, event = impl.require("intervals_from_events"), impl.type_named("Event")
+    log = [event(*e) for e in events]
+    return _spans(function(iter(log) if form == "iterator" else log, until=until))
 
 
 def oracle(name: str, spans: Sequence[Span], **kwargs: Any) -> Any:
@@ -275,17 +279,15 @@ class Sweep:
         return expect(self.impl, pairing(events, **kw), expected, rule=rule)
 
 
-# --- strategies --------------------------------------------------------------------
+# --- the cost of overlaps ---------------------------------------------------------------
 
-spans = st.builds(
-    lambda gpu, job, start, length: Span(gpu, job, start, start + length),
-    st.integers(0, GPUS - 1),
-    st.sampled_from(JOBS),
-    st.integers(0, 20),
-    st.integers(0, 8),  # zero-length intervals included
-)
-logs = st.lists(spans, max_size=10)
-nonempty_logs = st.lists(spans, min_size=1, max_size=10)
-horizons = st.builds(
-    lambda start, length: (start, start + length), st.integers(0, 10), st.integers(0, 24)
-)
+
+def per_interval(impl: Module) -> Callable[[int], float]:
+    overlapping_jobs, busy = impl.require("overlapping_jobs"), impl.type_named("Busy")
+
+    def measure(count: int) -> float:
+        # A staircase: each interval overlaps the next only.
+        log = [busy(i % 8, f"job{i}", Counted(3 * i), Counted(3 * i + 5)) for i in range(count)]
+        return work(lambda: overlapping_jobs(log)) / count
+
+    return measure

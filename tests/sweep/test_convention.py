@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.sweeping import HALF_OPEN, Span, Sweep, horizons, nonempty_logs, query
+from tests.support.strategies import horizons, nonempty_logs
+from tests.support.sweeping import HALF_OPEN, Span, Sweep, query
 
 pytestmark = pytest.mark.sweep_convention
 

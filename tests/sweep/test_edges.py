@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.sweeping import Span, Sweep, horizons, logs, query
+from tests.support.strategies import horizons, logs
+from tests.support.sweeping import Span, Sweep, query
 
 pytestmark = pytest.mark.sweep_edges
 

@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.sweeping import UNTIL, Ev, Span, Sweep, horizons, logs, query
+from tests.support.strategies import horizons, logs
+from tests.support.sweeping import UNTIL, Ev, Span, Sweep, query
 
 pytestmark = pytest.mark.sweep_input
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from tests.support.sweeping import Span, Sweep, logs
+from tests.support.strategies import logs
+from tests.support.sweeping import Span, Sweep
 
 pytestmark = pytest.mark.sweep_overlaps
 

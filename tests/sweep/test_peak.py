@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from tests.support.sweeping import Span, Sweep, horizons, logs
+from tests.support.strategies import horizons, logs
+from tests.support.sweeping import Span, Sweep
 
 pytestmark = pytest.mark.sweep_peak
 

@@ -8,14 +8,13 @@ sweep's work per interval grows like log n at most, all pairs' like n.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
 from tests.support.checks import expect
-from tests.support.cost import Counted, Growth, cost_question, work
-from tests.support.impl import Implementation, load
+from tests.support.cost import Growth, cost_question
+from tests.support.impl import Implementation, load_here
 from tests.support.outcomes import Question, ask
+from tests.support.sweeping import per_interval
 
 pytestmark = pytest.mark.sweep_scaling
 
@@ -25,17 +24,6 @@ RULE = (
     "O(n log n + pairs): sort the endpoints once and pair each job, as it turns active, with "
     "the jobs active then; never compare every interval with every other."
 )
-
-
-def per_interval(impl: Implementation) -> Callable[[int], float]:
-    overlapping_jobs, busy = impl.require("overlapping_jobs"), impl.type_named("Busy")
-
-    def measure(count: int) -> float:
-        # A staircase: each interval overlaps the next only.
-        log = [busy(i % 8, f"job{i}", Counted(3 * i), Counted(3 * i + 5)) for i in range(count)]
-        return work(lambda: overlapping_jobs(log)) / count
-
-    return measure
 
 
 def question() -> Question:
@@ -57,4 +45,4 @@ def test_overlaps_cost_grows_with_the_pairs_not_with_every_pair_of_intervals(
 
 def scaling_of(source: str) -> str:
     """The cost check's answer for a module (for the write-up): its measured growth."""
-    return str(ask(question(), load(source).attempted["sweep"]))
+    return str(ask(question(), load_here(source)["sweep"]))

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.sweeping import GPUS, Span, Sweep, horizons, logs, query
+from tests.support.strategies import horizons, logs
+from tests.support.sweeping import GPUS, Span, Sweep, query
 
 pytestmark = pytest.mark.sweep_utilization
 
