@@ -15,7 +15,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from tests.support.checks import KataFailure, expect
+from tests.support.checks import KataFailure, expect, returns
 from tests.support.detecting import (
     Session,
     monitor_started,
@@ -139,6 +139,7 @@ def test_the_monitor_agrees_with_detect_after_every_step(impl: Implementation) -
                 impl=impl,
                 questions=[session_question(self.session)],
                 outcomes=[Returned(got, str(got))],
+                judge=returns(self.session.expected()),
             )
 
     run_state_machine_as_test(MonitorMatchesDetect)

@@ -83,15 +83,15 @@ def matching(
     exercise_name: str, questions: Sequence[Question], outcomes: Sequence[Outcome]
 ) -> list[Mistake]:
     """The known mistakes that answer `questions` exactly as the candidate did."""
-    found = []
-    for mistake in mistakes(exercise_name):
-        try:
-            replayed = [ask(q, mistake.impl) for q in questions]
-        except (NotImplementedYet, pytest.skip.Exception):
-            continue  # this mistake's module does not provide what the questions ask
-        if replayed == list(outcomes):
-            found.append(mistake)
-    return found
+    return [m for m in mistakes(exercise_name) if replay(m, questions) == tuple(outcomes)]
+
+
+def replay(mistake: Mistake, questions: Sequence[Question]) -> tuple[Outcome, ...] | None:
+    """What `mistake` answers to `questions`; None if it lacks a name they need."""
+    try:
+        return tuple(ask(q, mistake.impl) for q in questions)
+    except (NotImplementedYet, pytest.skip.Exception):
+        return None
 
 
 def by_id(mistake_id: str) -> Mistake:

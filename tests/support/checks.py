@@ -6,10 +6,13 @@ Three kinds of check, each on `Question`s asked of the implementation:
 - `expect_value_error`: the question is impossible, so ValueError;
 - `expect_that`: a property relating several answers holds (metamorphic tests).
 
-A failed check raises `KataFailure`, which carries the questions and what
-the candidate answered, so the harness can ask the same questions of every
-known mistake in the gallery and name the ones that answer alike.  The text
-is for the candidate: the call, the expected answer, theirs, and the rule.
+Each check has a judge: a function saying whether any outcomes to its
+questions would pass it.  A passed check is recorded as evidence
+(`tests.support.evidence`); a failed one raises `KataFailure`, which carries
+the questions, what the candidate answered and the judge, so the harness can
+ask the same questions of every known mistake in the gallery and name the
+ones that answer alike, and behave alike everywhere else.  The text is for
+the candidate: the call, the expected answer, theirs, and the rule.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from tests.support import evidence
+from tests.support.evidence import Judge
 from tests.support.impl import Implementation
 from tests.support.outcomes import (
     Outcome,
@@ -33,7 +38,7 @@ from tests.support.outcomes import (
 
 
 class KataFailure(AssertionError):  # noqa: N818 (a failed check, like pytest's Failed)
-    """A check failed: what was asked, what came back, and how to explain it."""
+    """A check failed: what was asked, what came back, and how to judge other answers."""
 
     def __init__(
         self,
@@ -42,11 +47,54 @@ class KataFailure(AssertionError):  # noqa: N818 (a failed check, like pytest's 
         impl: Implementation,
         questions: Sequence[Question],
         outcomes: Sequence[Outcome],
+        judge: Judge,
         symptom: str = "",
     ) -> None:
         super().__init__(text)
-        self.text, self.impl, self.symptom = text, impl, symptom
+        self.text, self.impl, self.symptom, self.judge = text, impl, symptom, judge
         self.questions, self.outcomes = tuple(questions), tuple(outcomes)
+
+
+def returns(want: Any) -> Judge:
+    """The judge of `expect`: exactly this answer."""
+    return lambda outcomes: outcomes[0] == Returned(want)
+
+
+def answered(outcomes: Sequence[Outcome]) -> bool:
+    """The judge of `answer`: any answer at all."""
+    return isinstance(outcomes[0], Returned)
+
+
+def refused(outcomes: Sequence[Outcome]) -> bool:
+    """The judge of `expect_value_error`."""
+    return isinstance(outcomes[0], Raised) and outcomes[0].is_value_error
+
+
+def holding(holds: Callable[..., bool]) -> Judge:
+    """The judge of `expect_that`: every question answered, and the property holds."""
+
+    def judge(outcomes: Sequence[Outcome]) -> bool:
+        if not all(isinstance(o, Returned) for o in outcomes):
+            return False
+        try:
+            return bool(holds(*[o.value for o in outcomes if isinstance(o, Returned)]))
+        except Exception:  # another module's answers may not even fit the property
+            return False
+
+    return judge
+
+
+def settled(
+    impl: Implementation,
+    questions: Sequence[Question],
+    outcomes: Sequence[Outcome],
+    judge: Judge,
+) -> bool:
+    """Whether the outcomes pass; a pass is recorded as evidence."""
+    if judge(outcomes):
+        evidence.passed(impl.exercise.name, questions, outcomes, judge)
+        return True
+    return False
 
 
 def expect(
@@ -93,7 +141,8 @@ def _judged(
     rule: str,
     symptom: Callable[[Any, Any], str] | None,
 ) -> Any:
-    if outcome == Returned(want, ""):
+    judge = returns(want)
+    if settled(impl, [question], [outcome], judge):
         return want
     described = ""
     if symptom and isinstance(outcome, Returned):
@@ -105,6 +154,7 @@ def _judged(
         impl=impl,
         questions=[question],
         outcomes=[outcome],
+        judge=judge,
         symptom=described,
     )
 
@@ -120,7 +170,7 @@ def shown(question: Question, value: Any) -> str:
 def answer(impl: Implementation, question: Question, *, rule: str = "") -> Any:
     """The answer to a valid question; fail if it is not an answer at all."""
     outcome = ask(question, impl)
-    if isinstance(outcome, Returned):
+    if settled(impl, [question], [outcome], answered) and isinstance(outcome, Returned):
         return outcome.value
     raise KataFailure(
         f"{question}\n  expected an answer: this input is valid\n"
@@ -128,13 +178,14 @@ def answer(impl: Implementation, question: Question, *, rule: str = "") -> Any:
         impl=impl,
         questions=[question],
         outcomes=[outcome],
+        judge=answered,
     )
 
 
 def expect_value_error(impl: Implementation, question: Question, problem: str) -> None:
     """Fail unless asking `question` raises ValueError: `problem` makes it impossible."""
     outcome = ask(question, impl)
-    if isinstance(outcome, Raised) and outcome.is_value_error:
+    if settled(impl, [question], [outcome], refused):
         return
     raise KataFailure(
         f"{question}\n  expected: ValueError, for {problem}\n       got: {indent(str(outcome))}\n"
@@ -143,6 +194,7 @@ def expect_value_error(impl: Implementation, question: Question, problem: str) -
         impl=impl,
         questions=[question],
         outcomes=[outcome],
+        judge=refused,
     )
 
 
@@ -156,18 +208,22 @@ def expect_that(
 ) -> list[Any]:
     """Fail unless every question is answered and ``holds(*answers)``; return the answers."""
     outcomes = list(ask_all(questions, impl))
-    if all(isinstance(o, Returned) for o in outcomes):
-        answers = [o.value for o in outcomes if isinstance(o, Returned)]
-        if holds(*answers):
-            return answers
-        headline = f"Property broken: {claim}"
-    else:
-        headline = "Property not checked: a valid question was not answered"
+    judge = holding(holds)
+    if settled(impl, questions, outcomes, judge):
+        return [o.value for o in outcomes if isinstance(o, Returned)]
+    answered_all = all(isinstance(o, Returned) for o in outcomes)
+    headline = (
+        f"Property broken: {claim}"
+        if answered_all
+        else "Property not checked: a valid question was not answered"
+    )
     lines = [headline]
     for question, outcome in zip(questions, outcomes, strict=True):
         lines += [f"  {question}", f"    -> {indent(str(outcome), 7)}"]
     lines.append(f"  Rule: {rule}")
-    raise KataFailure("\n".join(lines), impl=impl, questions=questions, outcomes=outcomes)
+    raise KataFailure(
+        "\n".join(lines), impl=impl, questions=questions, outcomes=outcomes, judge=judge
+    )
 
 
 def indent(text: str, by: int = 2) -> str:

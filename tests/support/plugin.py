@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import Phase, settings
 
-from tests.support import catalogue
 from tests.support.checks import KataFailure
+from tests.support.evidence import LEDGER, Check, Naming
 from tests.support.exercises import EXERCISES, POINTS, REFERENCE_ONLY, ROOT
 from tests.support.impl import (
     ENVIRONMENT_VARIABLE,
@@ -33,7 +35,7 @@ from tests.support.impl import (
     NotImplementedYet,
 )
 from tests.support.judge import Judge, Limits
-from tests.support.outcomes import TooSlow, Unanswered
+from tests.support.outcomes import Outcome, TooSlow, Unanswered
 from tests.support.scorecard import MISTAKES_PROPERTY, SYMPTOM_PROPERTY, Scorecard, render_unloaded
 
 # Hypothesis profiles.  None reports several bugs at once: one failure per test,
@@ -212,7 +214,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    """Each test's time budget and output are its own."""
+    """Each test's time budget, output and evidence are its own."""
+    LEDGER.begin(item.nodeid)
     if JUDGE in item.config.stash:
         item.config.stash[JUDGE].begin(item.nodeid)
 
@@ -238,6 +241,9 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     """A failed test shows what the module printed during it (kept in bounded memory)."""
     report = yield
+    failure = item.config.stash.get(FAILURES, {}).get(item.nodeid)
+    if failure is not None and report.failed and report.when == "call":
+        failure.report = report
     if report.failed and report.when == "call":
         judge = item.config.stash.get(JUDGE, None)
         printed = judge.output_of_test() if judge is not None else ""
@@ -252,6 +258,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     judge = session.config.stash.get(JUDGE, None)
     if judge is None:
         return
+    _name_again(session)
     judge.finish()
     failed = session.config.stash[SCORES].any_failed() or bool(judge.void)
     if exitstatus == pytest.ExitCode.OK and failed:
@@ -263,43 +270,91 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         config.stash[JUDGE].close()
 
 
+@dataclass
+class Failure:
+    """A failed test's evidence and message, named again at the end of the run."""
+
+    check: Check
+    text: str  # the failure itself, before any mistake is named
+    symptom: str  # what differs, if the check could say
+    naming: Naming
+    report: pytest.TestReport | None = None
+
+
+FAILURES = pytest.StashKey[dict[str, Failure]]()
+
+
 def explain(item: pytest.Item, failure: KataFailure) -> str:
-    """The failure's text, with the known mistakes that answer as the candidate did."""
-    found = catalogue.matching(failure.impl.exercise.name, failure.questions, failure.outcomes)
-    item.user_properties.append((MISTAKES_PROPERTY, [m.id for m in found]))
-    if found:
-        first, *others = found
-        lines = [f"  Mistake {first.describe()}"]
-        lines += [f"  The same answer comes from mistake {m.id}: {m.title}" for m in others]
-        return failure.text + "\n" + "\n".join(lines)
-    if failure.symptom:
-        item.user_properties.append(
-            (SYMPTOM_PROPERTY, f"no known mistake answers alike; what differs: {failure.symptom}")
-        )
-        return (
-            f"{failure.text}\n  No known mistake gives this answer. What differs: {failure.symptom}"
-        )
-    item.user_properties.append(
-        (
-            SYMPTOM_PROPERTY,
-            "no known mistake answers alike; the test's message shows the call, the answer "
-            "expected and yours, and the rule",
-        )
+    """The failure's text, with the known mistakes that behave as the candidate's module does."""
+    check = LEDGER.failed(
+        failure.impl.exercise.name, failure.questions, failure.outcomes, failure.judge
     )
-    return f"{failure.text}\n  No known mistake gives this answer: compare yours with the rule."
+    return _named(item, Failure(check, failure.text, failure.symptom, LEDGER.name(check)))
 
 
 def explain_unanswered(item: pytest.Item, lost: Unanswered) -> str:
     """No answer came; a known mistake that hangs on the same call is named."""
-    found = []
-    if lost.kind == "time limit":
-        found = catalogue.matching(lost.exercise, [lost.question], [TooSlow(0)])
-    item.user_properties.append((MISTAKES_PROPERTY, [m.id for m in found]))
-    detail = lost.text.removeprefix(str(lost.question)).strip().splitlines()[0]
-    if not found:
+    if lost.kind != "time limit":
+        detail = lost.text.removeprefix(str(lost.question)).strip().splitlines()[0]
         item.user_properties.append((SYMPTOM_PROPERTY, detail))
         return lost.text
-    return lost.text + "\n" + f"  Mistake {found[0].describe()}"
+    check = LEDGER.failed(lost.exercise, [lost.question], [TooSlow(0)], _answers)
+    return _named(item, Failure(check, lost.text, "", LEDGER.name(check)))
+
+
+def _answers(outcomes: Sequence[Outcome]) -> bool:
+    return not isinstance(outcomes[0], TooSlow)
+
+
+def _named(item: pytest.Item, failure: Failure) -> str:
+    item.config.stash.setdefault(FAILURES, {})[item.nodeid] = failure
+    text, mistakes, symptom = _account(failure)
+    item.user_properties.append((MISTAKES_PROPERTY, mistakes))
+    if symptom:
+        item.user_properties.append((SYMPTOM_PROPERTY, symptom))
+    return text
+
+
+def _account(failure: Failure) -> tuple[str, list[str], str]:
+    """The message, the mistakes named and the scorecard's symptom line, from the naming."""
+    named, near = failure.naming.named, failure.naming.near
+    lines = [failure.text]
+    if named:
+        first, *others = named
+        lines.append(f"  Mistake {first.describe()}")
+        lines += [f"  The same answer comes from mistake {m.id}: {m.title}" for m in others]
+        return "\n".join(lines), [m.id for m in named], ""
+    if near:
+        mistake, parting = near[0]
+        lines.append(
+            f"  No known mistake behaves as yours does. On this call it answers as mistake "
+            f"{mistake.id} does ({mistake.title}), but not elsewhere: {parting}."
+        )
+    else:
+        lines.append("  No known mistake gives this answer.")
+    if failure.symptom:
+        lines.append(f"  What differs: {failure.symptom}")
+        symptom = f"no known mistake answers alike; what differs: {failure.symptom}"
+    else:
+        symptom = (
+            "no known mistake answers alike; the test's message shows the call, the answer "
+            "expected and yours, and the rule"
+        )
+    return "\n".join(lines), [], symptom
+
+
+def _name_again(session: pytest.Session) -> None:
+    """Every failure named again with the whole run's evidence; messages and card follow."""
+    scores = session.config.stash[SCORES]
+    for nodeid, failure in session.config.stash.get(FAILURES, {}).items():
+        naming = LEDGER.name(failure.check)
+        if naming == failure.naming:
+            continue
+        failure.naming = naming
+        text, mistakes, symptom = _account(failure)
+        scores.renamed(nodeid, mistakes, symptom)
+        if failure.report is not None:
+            failure.report.longrepr = text
 
 
 def rubric_point(item: pytest.Item) -> str | None:

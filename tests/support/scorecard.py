@@ -70,6 +70,12 @@ class Scorecard:
         elif report.when == "call":
             test.outcome = "passed"
 
+    def renamed(self, nodeid: str, mistakes: list[str], symptom: str) -> None:
+        """A failure named again at the end of the run, with all its evidence."""
+        test = self.tests.get(nodeid)
+        if test is not None and test.outcome == "failed":
+            test.mistakes, test.symptom = mistakes, symptom or test.symptom
+
     def pytest_keyboard_interrupt(self) -> None:
         self.interrupted = True
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.support.checks import KataFailure
+from tests.support.checks import KataFailure, returns, settled
 from tests.support.impl import Implementation, Module
 from tests.support.outcomes import Outcome, Question, Returned, ShapeError, ask, where_raised
 
@@ -111,11 +111,13 @@ def expect_transcript(
     """Fail unless the question's transcript is `want`; show the steps to the first difference."""
     outcome = ask(question, impl)
     wanted = Transcript(tuple(want))
-    if outcome == Returned(wanted, ""):
+    judge = returns(wanted)
+    if settled(impl, [question], [outcome], judge):
         return
     raise KataFailure(
         shown.difference(wanted, outcome) + f"\n  Rule: {rule}",
         impl=impl,
         questions=[question],
         outcomes=[outcome],
+        judge=judge,
     )
