@@ -92,7 +92,8 @@ def is_retryable(failure: Failure) -> bool:
 
 
 def is_safe_to_repeat(method: str, idempotency_key: str | None) -> bool:
-    """A method in IDEMPOTENT_METHODS, or any method with an idempotency key."""
+    """A method in IDEMPOTENT_METHODS (case-sensitive: "get" is not GET), or any method with
+    an idempotency key."""
     raise NotImplementedError("is_safe_to_repeat")
 
 
@@ -152,8 +153,9 @@ class InProgress(Exception):  # noqa: N818 (the contract's name)
 
 class IdempotencyStore:
     """Per key, within ttl: run operation() once, store its outcome (result or exception),
-    replay it for the same params, ValueError for other params, InProgress while it runs;
-    an outcome expires ttl ticks after it was stored.  Safe from many threads at once.
+    replay it for the same params, ValueError for other params (even while it runs),
+    InProgress for the same params while it runs; an outcome expires ttl ticks after it was
+    stored (the clock when the operation returned).  Safe from many threads at once.
     """
 
     def __init__(self, ttl: int, *, clock: Callable[[], int]) -> None:

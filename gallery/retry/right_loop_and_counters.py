@@ -78,7 +78,7 @@ def is_retryable(failure: Failure) -> bool:
 
 
 def is_safe_to_repeat(method: str, idempotency_key: str | None) -> bool:
-    return idempotency_key is not None or method.upper() in {
+    return idempotency_key is not None or method in {
         "GET",
         "HEAD",
         "OPTIONS",

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.rubric import POINTS
+from tests.support.exercises import POINTS
 
 pytestmark = pytest.mark.reference
 

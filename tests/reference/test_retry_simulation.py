@@ -10,7 +10,14 @@ from fractions import Fraction
 import pytest
 
 from tests.support.exercises import ROOT
-from variants.retry.simulation import BUDGETS, contention, contention_table, outage
+from variants.retry.simulation import (
+    BUDGETS,
+    contention,
+    contention_table,
+    outage,
+    study,
+    study_table,
+)
 
 pytestmark = pytest.mark.reference
 
@@ -32,9 +39,33 @@ def test_full_jitter_does_less_work_than_equal_jitter(first_seed: int) -> None:
         assert full[1] < equal[1], (full, equal)
 
 
-def test_a_run_is_reproducible_from_its_seed() -> None:
+def test_a_run_is_reproducible_from_its_seed_and_another_seed_differs() -> None:
     assert contention(30, "full jitter", seed=5) == contention(30, "full jitter", seed=5)
+    assert contention(30, "full jitter", seed=5) != contention(30, "full jitter", seed=6)
     assert outage("3 attempts", seed=5) == outage("3 attempts", seed=5)
+    assert outage("3 attempts", seed=5) != outage("3 attempts", seed=6)
+    assert study(30, "full jitter", seed=5) == study(30, "full jitter", seed=5)
+    assert study(30, "full jitter", seed=5) != study(30, "full jitter", seed=6)
+
+
+@pytest.mark.parametrize("first_seed", [1, 1_001])
+def test_the_study_reproduces_the_posts_conclusions(first_seed: int) -> None:
+    """In the study's setup, on two sets of seeds, N = 50 and 100: no jitter is the clear loser
+    (the longest by far, and more work than any jittered schedule); backoff without jitter
+    saves little work over no backoff at all; equal jitter does more work than full jitter and
+    takes longer; full jitter does less work than decorrelated, which finishes sooner."""
+    table = study_table([50, 100], seeds=20, first_seed=first_seed)
+    for column in range(2):
+        calls = {schedule: rows[column][1] for schedule, rows in table.items()}
+        time = {schedule: rows[column][2] for schedule, rows in table.items()}
+        jittered = ("full jitter", "equal jitter", "decorrelated jitter")
+        assert max(time, key=time.__getitem__) == "no jitter", time
+        assert all(calls["no jitter"] > calls[s] for s in jittered), calls
+        assert calls["no jitter"] > calls["no backoff"] * Fraction(7, 10), calls
+        assert calls["equal jitter"] > calls["full jitter"], calls
+        assert time["equal jitter"] > time["full jitter"], time
+        assert calls["decorrelated jitter"] > calls["full jitter"], calls
+        assert time["decorrelated jitter"] < time["full jitter"], time
 
 
 def test_outage_load_matches_the_arithmetic() -> None:
@@ -54,7 +85,7 @@ def test_retries_without_a_budget_overload_the_server_after_it_recovers() -> Non
     assert runs["no retries"].drain == 0
 
 
-def test_the_command_prints_both_simulations_and_json() -> None:
+def test_the_command_prints_the_simulations_and_json() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "variants", "retry", "--seeds", "3"],
         cwd=ROOT,
@@ -64,7 +95,8 @@ def test_the_command_prints_both_simulations_and_json() -> None:
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    assert "Contention: N clients write one resource" in done.stdout
+    assert "The AWS Architecture Blog's experiment, in its own setup" in done.stdout
+    assert "This project's model: every client starts at tick 0" in done.stdout
     assert "3 attempts, token bucket" in done.stdout
     as_json = subprocess.run(
         [sys.executable, "-m", "variants", "retry", "--seeds", "3", "--json"],
@@ -75,7 +107,7 @@ def test_the_command_prints_both_simulations_and_json() -> None:
         timeout=60,
     )
     report = json.loads(as_json.stdout)
-    assert set(report) == {"contention", "outage"}
+    assert set(report) == {"study", "contention", "outage"}
     bad = subprocess.run(
         [sys.executable, "-m", "variants", "retry", "--seeds", "0"],
         cwd=ROOT,
@@ -84,4 +116,14 @@ def test_the_command_prints_both_simulations_and_json() -> None:
         check=False,
         timeout=60,
     )
-    assert (bad.returncode, "--seeds must be >= 1" in bad.stderr) == (2, True)
+    assert (bad.returncode, "--seeds must be between 1 and 1,000" in bad.stderr) == (2, True)
+    huge = subprocess.run(
+        [sys.executable, "-m", "variants", "retry", "--seeds", "10" + "0" * 30],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert huge.returncode == 2, huge.stderr
+    assert "--seeds must be between 1 and 1,000" in huge.stderr

@@ -10,7 +10,7 @@ from tests.support.checks import expect
 from tests.support.impl import Implementation
 from tests.support.retrying import backoff
 
-pytestmark = pytest.mark.retry_backoff
+pytestmark = [pytest.mark.retry_backoff, pytest.mark.rules(1)]
 
 RULE = (
     "exponential_backoff(retry) is min(cap, base * 2**(retry - 1)) for retry >= 1 (the first "

@@ -21,6 +21,7 @@ RULE = (
 )
 
 
+@pytest.mark.rules(14, 15)
 def test_failures_spend_tokens_until_retries_stop(impl: Implementation) -> None:
     """max 4: 4 -> 3 -> 2 (half: no more retries) -> 1 -> 0 -> 0 (never below)."""
     want = ((4, True), (3, True), (2, False), (1, False), (0, False), (0, False))
@@ -28,6 +29,7 @@ def test_failures_spend_tokens_until_retries_stop(impl: Implementation) -> None:
     expect(impl, budget(4, Fraction(1, 10), "fffff"), want_exact, rule=RULE)
 
 
+@pytest.mark.rules(14, 15)
 def test_successes_earn_retries_back_exactly(impl: Implementation) -> None:
     """max 4 spent to 2; ten successes of 1/10 make exactly 3: retries again."""
     states = [(Fraction(4), True), (Fraction(3), True), (Fraction(2), False)]
@@ -35,11 +37,13 @@ def test_successes_earn_retries_back_exactly(impl: Implementation) -> None:
     expect(impl, budget(4, Fraction(1, 10), "ff" + "s" * 10), tuple(states), rule=RULE)
 
 
+@pytest.mark.rules(14)
 def test_successes_never_raise_tokens_above_the_maximum(impl: Implementation) -> None:
     want = tuple((Fraction(t), True) for t in (3, 3, 3, 3))
     expect(impl, budget(3, Fraction(1, 2), "sss"), want, rule=RULE)
 
 
+@pytest.mark.rules(14)
 def test_a_float_ratio_is_taken_exactly(impl: Implementation) -> None:
     """0.25 is exact in binary: 4 successes after 1 failure refill exactly 1 token."""
     want = (
@@ -53,6 +57,15 @@ def test_a_float_ratio_is_taken_exactly(impl: Implementation) -> None:
     expect(impl, budget(10, 0.25, "fssss"), want, rule=RULE)
 
 
+@pytest.mark.rules(14)
+def test_a_float_ratio_is_taken_at_its_binary_value(impl: Implementation) -> None:
+    """0.1 is not a tenth in binary: one failure and one success leave 9 + Fraction(0.1)."""
+    tenth = Fraction(0.1)  # 3602879701896397 / 36028797018963968
+    want = ((Fraction(10), True), (Fraction(9), True), (9 + tenth, True))
+    expect(impl, budget(10, 0.1, "fs"), want, rule=RULE)
+
+
+@pytest.mark.rules(9, 15)
 def test_a_spent_budget_stops_the_retries_of_a_call(impl: Implementation) -> None:
     """A budget of 10 with 5 failures recorded: the next failure is not retried."""
     expect_that(
@@ -64,6 +77,7 @@ def test_a_spent_budget_stops_the_retries_of_a_call(impl: Implementation) -> Non
     )
 
 
+@pytest.mark.rules(13)
 def test_a_call_records_its_failures_and_its_success(impl: Implementation) -> None:
     """Two 503s then a success: 10 - 1 - 1 + 1/10 = 8.1 tokens."""
     expect_that(
@@ -82,6 +96,7 @@ def test_a_call_records_its_failures_and_its_success(impl: Implementation) -> No
     )
 
 
+@pytest.mark.rules(13)
 def test_a_failure_that_is_not_retryable_is_not_the_dependencys(impl: Implementation) -> None:
     """A 404 is the caller's mistake: it costs no token (gRPC counts retryable failures)."""
     expect_that(
@@ -93,6 +108,7 @@ def test_a_failure_that_is_not_retryable_is_not_the_dependencys(impl: Implementa
     )
 
 
+@pytest.mark.rules(13)
 def test_the_failure_that_gives_up_is_recorded_too(impl: Implementation) -> None:
     """Three 503s with 3 attempts: three tokens spent, the last included."""
     expect_that(
@@ -104,6 +120,7 @@ def test_the_failure_that_gives_up_is_recorded_too(impl: Implementation) -> None
     )
 
 
+@pytest.mark.rules(14, 15)
 @given(
     st.integers(1, 20),
     st.fractions(min_value=Fraction(1, 1000), max_value=1, max_denominator=1000),

@@ -12,11 +12,13 @@ pytestmark = pytest.mark.retry_classify
 
 RULE = (
     "retry only a timeout, a connection reset, or a status in {408, 429, 500, 502, 503, "
-    "504}, and only a method in {GET, HEAD, OPTIONS, PUT, DELETE} or a call carrying an "
-    "idempotency key: anything else is final after one attempt."
+    "504}, and only a method in {GET, HEAD, OPTIONS, PUT, DELETE} (case-sensitive, as HTTP "
+    "methods are) or a call carrying an idempotency key: anything else is final after one "
+    "attempt."
 )
 
 
+@pytest.mark.rules(6)
 @pytest.mark.parametrize(
     ("kind", "status", "retryable"),
     [
@@ -32,6 +34,7 @@ def test_which_failures_are_retryable(
     expect(impl, classify("is_retryable", kind, status, None), retryable, rule=RULE)
 
 
+@pytest.mark.rules(7)
 @pytest.mark.parametrize(
     ("method", "key", "safe"),
     [
@@ -44,6 +47,9 @@ def test_which_failures_are_retryable(
         ("PATCH", None, False),
         ("POST", "order-17", True),
         ("PATCH", "k", True),
+        ("get", None, False),
+        ("Delete", None, False),
+        ("get", "k", True),
     ],
 )
 def test_which_operations_are_safe_to_repeat(
@@ -52,6 +58,7 @@ def test_which_operations_are_safe_to_repeat(
     expect(impl, classify("is_safe_to_repeat", method, key), safe, rule=RULE)
 
 
+@pytest.mark.rules(6, 9)
 @pytest.mark.parametrize("status", [400, 401, 404, 409])
 def test_a_client_error_is_not_retried(impl: Implementation, status: int) -> None:
     """The request is wrong; sending it again is wrong again, and costs the server."""
@@ -64,6 +71,7 @@ def test_a_client_error_is_not_retried(impl: Implementation, status: int) -> Non
     )
 
 
+@pytest.mark.rules(6, 8)
 @pytest.mark.parametrize(
     ("kind", "status"),
     [("timeout", None), ("connection_reset", None), ("status", 503), ("status", 429)],
@@ -80,6 +88,7 @@ def test_a_transient_failure_of_a_get_is_retried(
     )
 
 
+@pytest.mark.rules(7, 9)
 def test_a_post_without_a_key_is_not_retried_even_after_a_timeout(impl: Implementation) -> None:
     """The timed-out POST may have been applied: a retry could charge twice."""
     expect_that(
@@ -91,6 +100,7 @@ def test_a_post_without_a_key_is_not_retried_even_after_a_timeout(impl: Implemen
     )
 
 
+@pytest.mark.rules(7, 8)
 def test_a_post_with_an_idempotency_key_is_retried(impl: Implementation) -> None:
     expect_that(
         impl,
@@ -101,11 +111,13 @@ def test_a_post_with_an_idempotency_key_is_retried(impl: Implementation) -> None
     )
 
 
-def test_a_lowercase_method_is_the_same_method(impl: Implementation) -> None:
+@pytest.mark.rules(7, 9)
+def test_a_lowercase_method_is_another_method(impl: Implementation) -> None:
+    """HTTP methods are case-sensitive (RFC 9110, 9.1): "get" is not GET, so not known safe."""
     expect_that(
         impl,
         [retries(Script((failure("status", 503), OK), method="get"))],
-        lambda seen: seen.ended == "returned" and len(seen.calls) == 2,
-        claim="method 'get' is GET: retried",
+        lambda seen: len(seen.calls) == 1 and seen.gave_up == "not safe to repeat",
+        claim="method 'get' (not GET) was called once, given up as 'not safe to repeat'",
         rule=RULE,
     )

@@ -18,6 +18,7 @@ RULE = (
 )
 
 
+@pytest.mark.rules(20, 22)
 def test_a_duplicate_while_the_first_runs_is_refused_not_run(impl: Implementation) -> None:
     expect(
         impl,
@@ -27,5 +28,6 @@ def test_a_duplicate_while_the_first_runs_is_refused_not_run(impl: Implementatio
     )
 
 
+@pytest.mark.rules(22)
 def test_threads_racing_on_a_key_run_its_operation_once(impl: Implementation) -> None:
     expect(impl, racing_threads(), ("once", ()), rule=RULE)

@@ -20,12 +20,14 @@ RULE = (
 )
 
 
+@pytest.mark.rules(17, 18)
 def test_a_repeat_gets_the_stored_result_without_running_again(impl: Implementation) -> None:
     steps: list[Step] = [("execute", "k", "p", 1), ("execute", "k", "p", 2)]
     want = ((("returned", 1), ("returned", 1)), ("k",))
     expect(impl, store(100, steps), want, rule=RULE)
 
 
+@pytest.mark.rules(17, 18)
 def test_a_failed_execution_is_stored_and_replayed(impl: Implementation) -> None:
     """A retried charge that failed must not run again: the same exception comes back."""
     steps: list[Step] = [("fail", "k", "p", "card declined"), ("execute", "k", "p", "charged")]
@@ -33,11 +35,13 @@ def test_a_failed_execution_is_stored_and_replayed(impl: Implementation) -> None
     expect(impl, store(100, steps), ((raised, raised), ("k",)), rule=RULE)
 
 
+@pytest.mark.rules(19)
 def test_the_same_key_with_other_parameters_is_an_error(impl: Implementation) -> None:
     steps: list[Step] = [("execute", "k", ("EUR", 10), "ok"), ("execute", "k", ("EUR", 99), "ok")]
     expect(impl, store(100, steps), ((("returned", "ok"), ("ValueError",)), ("k",)), rule=RULE)
 
 
+@pytest.mark.rules(17)
 def test_keys_are_independent(impl: Implementation) -> None:
     steps: list[Step] = [
         ("execute", "a", "p", 1),
@@ -48,6 +52,7 @@ def test_keys_are_independent(impl: Implementation) -> None:
     expect(impl, store(100, steps), want, rule=RULE)
 
 
+@pytest.mark.rules(21)
 def test_an_outcome_expires_ttl_ticks_after_it_was_stored(impl: Implementation) -> None:
     """Stored at 500, ttl 100: replayed at 599, run anew at 600."""
     steps: list[Step] = [
@@ -62,11 +67,24 @@ def test_an_outcome_expires_ttl_ticks_after_it_was_stored(impl: Implementation) 
     expect(impl, store(100, steps), want, rule=RULE)
 
 
+@pytest.mark.rules(21)
+def test_an_outcome_is_stored_when_the_operation_returns(impl: Implementation) -> None:
+    """ttl 10: an operation running from 500 to 507 is stored at 507, so at 512 it is replayed.
+
+    Stamped when it began (500), it would expire at 510, and run again at 512.
+    """
+    steps = [("slow", "k", "p", 7), ("advance", 5), ("execute", "k", "p", "again")]
+    want = ((("returned", "done"), ("returned", "done")), ("k",))
+    expect(impl, store(10, steps), want, rule=RULE)
+
+
+@pytest.mark.rules(21)
 def test_an_expired_key_may_be_reused_with_other_parameters(impl: Implementation) -> None:
     steps: list[Step] = [("execute", "k", "p", 1), ("advance", 100), ("execute", "k", "q", 2)]
     expect(impl, store(100, steps), ((("returned", 1), ("returned", 2)), ("k", "k")), rule=RULE)
 
 
+@pytest.mark.rules(20)
 def test_a_repeat_while_the_first_runs_is_refused(impl: Implementation) -> None:
     """The operation, while running, sees its own key requested again: InProgress, nothing run."""
     steps: list[Step] = [("nested", "k", "p", "p"), ("execute", "k", "p", "again")]
@@ -75,6 +93,7 @@ def test_a_repeat_while_the_first_runs_is_refused(impl: Implementation) -> None:
     expect(impl, store(100, steps), want, rule=RULE)
 
 
+@pytest.mark.rules(19)
 def test_a_repeat_with_other_parameters_while_running_is_still_an_error(
     impl: Implementation,
 ) -> None:
@@ -131,6 +150,7 @@ steps_strategy = st.lists(
 )
 
 
+@pytest.mark.rules(17, 18, 19, 20, 21)
 @given(st.integers(1, 100), steps_strategy)
 def test_any_sequence_of_requests_matches_the_model(
     impl: Implementation, ttl: int, steps: list[Step]

@@ -37,6 +37,7 @@ def e_of(retry: int, base: int, cap: int) -> int:
     return min(cap, base << (retry - 1))
 
 
+@pytest.mark.rules(2)
 @pytest.mark.parametrize("name", BOUNDS)
 @pytest.mark.parametrize(
     ("retry", "base", "cap"), [(1, 10, 1000), (4, 10, 1000), (9, 10, 1000), (10_000, 7, 5_000)]
@@ -55,6 +56,7 @@ def test_every_wait_is_within_its_bounds(
     )
 
 
+@pytest.mark.rules(2)
 @pytest.mark.parametrize(
     ("name", "mean"), [("full_jitter", Fraction(500)), ("equal_jitter", Fraction(750))]
 )
@@ -72,6 +74,7 @@ def test_the_mean_wait_is_the_formulas(impl: Implementation, name: str, mean: Fr
     )
 
 
+@pytest.mark.rules(2)
 @pytest.mark.parametrize("name", BOUNDS)
 def test_both_ends_of_the_range_are_drawn(impl: Implementation, name: str) -> None:
     """e = 1: full jitter draws 0 and 1, equal jitter 0 and 1 too (0 + [0, 1])."""
@@ -84,6 +87,30 @@ def test_both_ends_of_the_range_are_drawn(impl: Implementation, name: str) -> No
     )
 
 
+@pytest.mark.rules(2)
+@pytest.mark.parametrize(
+    ("name", "base", "values"), [("full_jitter", 2, (0, 1, 2)), ("equal_jitter", 4, (2, 3, 4))]
+)
+def test_every_integer_of_a_small_range_is_equally_likely(
+    impl: Implementation, name: str, base: int, values: tuple[int, ...]
+) -> None:
+    """Three values, 3,000 draws: each about 1,000 times (within 15%, over five deviations).
+
+    A rounded float (``round(rng.random() * e)``) stays in range but draws each end
+    half as often as the middle: 750, 1,500, 750.
+    """
+    expect_that(
+        impl,
+        [draws(name, 1, base=base, cap=base, seed=5, count=3_000)],
+        lambda waits: (
+            all(850 <= waits.count(v) <= 1_150 for v in values) and set(waits) <= set(values)
+        ),
+        claim=f"each of {list(values)} drawn between 850 and 1,150 times in 3,000",
+        rule=RULE,
+    )
+
+
+@pytest.mark.rules(4)
 @pytest.mark.parametrize("name", BOUNDS)
 def test_waits_vary_from_client_to_client(impl: Implementation, name: str) -> None:
     """Ten clients at their third retry, each with its own generator: not one shared wait."""
@@ -96,6 +123,7 @@ def test_waits_vary_from_client_to_client(impl: Implementation, name: str) -> No
     )
 
 
+@pytest.mark.rules(4)
 @pytest.mark.parametrize("name", [*BOUNDS, "decorrelated_jitter"])
 def test_the_same_seed_gives_the_same_waits(impl: Implementation, name: str) -> None:
     step = 100 if name == "decorrelated_jitter" else 5
@@ -105,6 +133,7 @@ def test_the_same_seed_gives_the_same_waits(impl: Implementation, name: str) -> 
     )
 
 
+@pytest.mark.rules(3)
 def test_decorrelated_jitter_stays_within_base_and_cap(impl: Implementation) -> None:
     """Fed back as a client feeds it, for 500 retries: never below base, never above cap."""
     expect_that(
@@ -116,6 +145,7 @@ def test_decorrelated_jitter_stays_within_base_and_cap(impl: Implementation) -> 
     )
 
 
+@pytest.mark.rules(3)
 def test_decorrelated_jitter_draws_from_base_to_three_times_the_previous(
     impl: Implementation,
 ) -> None:
@@ -131,6 +161,7 @@ def test_decorrelated_jitter_draws_from_base_to_three_times_the_previous(
     )
 
 
+@pytest.mark.rules(3)
 def test_decorrelated_jitter_is_capped(impl: Implementation) -> None:
     expect_that(
         impl,
@@ -141,6 +172,7 @@ def test_decorrelated_jitter_is_capped(impl: Implementation) -> None:
     )
 
 
+@pytest.mark.rules(2, 3)
 @given(
     st.sampled_from(list(BOUNDS)),
     st.integers(1, 60),

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.checks import expect_that
 from tests.support.impl import Implementation
-from tests.support.retrying import OK, Script, failure, retries
+from tests.support.retrying import OK, Script, failure, retries, waits_and_jitter
 
 pytestmark = pytest.mark.retry_limits
 
@@ -20,6 +22,7 @@ RULE = (
 DOWN = (failure("status", 503),)
 
 
+@pytest.mark.rules(9)
 @pytest.mark.parametrize("attempts", [1, 2, 3, 5])
 def test_max_attempts_counts_the_first_attempt(impl: Implementation, attempts: int) -> None:
     expect_that(
@@ -31,6 +34,7 @@ def test_max_attempts_counts_the_first_attempt(impl: Implementation, attempts: i
     )
 
 
+@pytest.mark.rules(8, 9)
 def test_the_last_attempt_may_succeed(impl: Implementation) -> None:
     expect_that(
         impl,
@@ -41,6 +45,7 @@ def test_the_last_attempt_may_succeed(impl: Implementation) -> None:
     )
 
 
+@pytest.mark.rules(10)
 def test_each_wait_is_full_jitter_of_its_retry(impl: Implementation) -> None:
     """base 100, cap 250: waits within [0, 100], [0, 200], [0, 250], [0, 250]."""
     expect_that(
@@ -55,6 +60,36 @@ def test_each_wait_is_full_jitter_of_its_retry(impl: Implementation) -> None:
     )
 
 
+@pytest.mark.rules(10)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_wait_after_attempt_n_is_full_jitter_of_retry_n(
+    impl: Implementation, seed: int
+) -> None:
+    """Five attempts down, no Retry-After: the four waits are full_jitter(1), ..., full_jitter(4),
+    each drawn once, in order, from the call's rng: nothing else is drawn from it."""
+    expect_that(
+        impl,
+        [waits_and_jitter(Script(DOWN, max_attempts=5, base=100, cap=10**6, seed=seed))],
+        lambda answer: len(answer[0]) == 4 and answer[0] == answer[1],
+        claim="the call slept exactly what full_jitter drew for retries 1 to 4",
+        rule=RULE,
+    )
+
+
+@pytest.mark.rules(9)
+def test_the_attempts_run_out_before_the_budget_is_asked(impl: Implementation) -> None:
+    """max_attempts=1 and a spent budget: attempts is checked first, so gave_up is 'attempts'."""
+    script = Script(DOWN, max_attempts=1, budget=(10, Fraction(1)), spent=5)
+    expect_that(
+        impl,
+        [retries(script)],
+        lambda seen: len(seen.calls) == 1 and seen.gave_up == "attempts",
+        claim="one call, given up as 'attempts' (checked before the budget)",
+        rule=RULE,
+    )
+
+
+@pytest.mark.rules(9, 10)
 def test_a_retry_that_would_start_at_the_deadline_is_not_made(impl: Implementation) -> None:
     """Retry-After 300 from tick 1,000 with the deadline at 1,300: give up, sleep nothing."""
     expect_that(
@@ -66,6 +101,7 @@ def test_a_retry_that_would_start_at_the_deadline_is_not_made(impl: Implementati
     )
 
 
+@pytest.mark.rules(9, 10)
 def test_a_retry_one_tick_before_the_deadline_is_made(impl: Implementation) -> None:
     expect_that(
         impl,
@@ -76,6 +112,7 @@ def test_a_retry_one_tick_before_the_deadline_is_made(impl: Implementation) -> N
     )
 
 
+@pytest.mark.rules(9, 10)
 def test_the_deadline_counts_from_the_first_attempt_across_attempts(impl: Implementation) -> None:
     """Attempts of 100 ticks and waits of 150 from tick 1,000, deadline 600: calls at 1,000,
     1,250, 1,500; the next would start at 1,750, past 1,600."""
@@ -92,6 +129,7 @@ def test_the_deadline_counts_from_the_first_attempt_across_attempts(impl: Implem
     )
 
 
+@pytest.mark.rules(10)
 def test_a_wait_past_the_deadline_is_never_slept(impl: Implementation) -> None:
     """The clock never passes the deadline while sleeping: the last sleep ends before it."""
     expect_that(
@@ -108,6 +146,7 @@ def test_a_wait_past_the_deadline_is_never_slept(impl: Implementation) -> None:
     )
 
 
+@pytest.mark.rules(9, 10)
 @given(
     st.integers(1, 6),
     st.integers(0, 5_000),

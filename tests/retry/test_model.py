@@ -27,7 +27,7 @@ from tests.support.checks import expect
 from tests.support.impl import Implementation
 from tests.support.retrying import OK, Campaign, Script, campaign, campaign_model
 
-pytestmark = pytest.mark.retry_limits
+pytestmark = [pytest.mark.retry_limits, pytest.mark.rules(9, 13)]
 
 RULE = (
     "after attempt n fails: not retryable, not safe to repeat, n == max_attempts, a spent "

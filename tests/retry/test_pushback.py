@@ -8,7 +8,7 @@ from tests.support.checks import expect_that
 from tests.support.impl import Implementation
 from tests.support.retrying import OK, Script, failure, retries
 
-pytestmark = pytest.mark.retry_pushback
+pytestmark = [pytest.mark.retry_pushback, pytest.mark.rules(10)]
 
 RULE = (
     "a failure carrying retry_after is retried after exactly min(retry_after, "

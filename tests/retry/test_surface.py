@@ -20,6 +20,7 @@ RULE = (
 )
 
 
+@pytest.mark.rules(11)
 def test_the_last_failure_is_raised_with_its_history(impl: Implementation) -> None:
     """Three attempts, Retry-After 30 each, 10 ticks each: the whole story on the exception."""
     script = Script((failure("status", 503, 30),), duration=10, max_attempts=3)
@@ -37,6 +38,7 @@ def test_the_last_failure_is_raised_with_its_history(impl: Implementation) -> No
     )
 
 
+@pytest.mark.rules(11)
 def test_a_final_failure_on_the_first_attempt_has_a_history_of_one(impl: Implementation) -> None:
     expect_that(
         impl,
@@ -51,6 +53,22 @@ def test_a_final_failure_on_the_first_attempt_has_a_history_of_one(impl: Impleme
     )
 
 
+@pytest.mark.rules(11)
+def test_the_last_attempt_waited_nothing_when_the_deadline_ends_the_call(
+    impl: Implementation,
+) -> None:
+    """Retry-After 200 against a deadline 150 away: the call gives up without sleeping, and its
+    one attempt's `waited` is 0, not the 200 it chose not to sleep."""
+    expect_that(
+        impl,
+        [retries(Script((failure("status", 503, 200),), deadline=150))],
+        lambda seen: seen.gave_up == "deadline" and seen.attempts == ((1, 1_000, 1, 0),),
+        claim="gave up as 'deadline', attempts ((1, 1000, #1, 0),)",
+        rule=RULE,
+    )
+
+
+@pytest.mark.rules(8)
 def test_a_success_returns_the_calls_value(impl: Implementation) -> None:
     expect_that(
         impl,
@@ -61,6 +79,7 @@ def test_a_success_returns_the_calls_value(impl: Implementation) -> None:
     )
 
 
+@pytest.mark.rules(12)
 def test_a_bug_in_the_call_passes_through_unretried(impl: Implementation) -> None:
     expect_that(
         impl,
@@ -71,6 +90,7 @@ def test_a_bug_in_the_call_passes_through_unretried(impl: Implementation) -> Non
     )
 
 
+@pytest.mark.rules(9, 11)
 @pytest.mark.parametrize(
     ("script", "reason"),
     [

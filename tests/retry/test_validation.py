@@ -13,6 +13,7 @@ from tests.support.retrying import backoff, construct
 pytestmark = pytest.mark.retry_validation
 
 
+@pytest.mark.rules(5)
 @pytest.mark.parametrize("name", ["exponential_backoff", "full_jitter", "equal_jitter"])
 @pytest.mark.parametrize(
     ("retry", "base", "cap", "problem"),
@@ -30,6 +31,20 @@ def test_impossible_backoffs_raise_value_error(
     expect_value_error(impl, backoff(name, retry, base=base, cap=cap, seed=seed), problem)
 
 
+@pytest.mark.rules(5)
+@pytest.mark.parametrize("name", ["exponential_backoff", "full_jitter", "equal_jitter"])
+@pytest.mark.parametrize(
+    ("base", "cap", "problem"), [(0, 10, "a base of 0"), (10, 5, "a cap below base")]
+)
+def test_a_huge_retry_is_refused_for_a_bad_base_or_cap(
+    impl: Implementation, name: str, base: int, cap: int, problem: str
+) -> None:
+    """Retry 10**12 would be the cap at once; the arguments are checked before that shortcut."""
+    seed = None if name == "exponential_backoff" else 1
+    expect_value_error(impl, backoff(name, 10**12, base=base, cap=cap, seed=seed), problem)
+
+
+@pytest.mark.rules(5)
 @pytest.mark.parametrize(
     ("previous", "base", "cap", "problem"),
     [
@@ -46,6 +61,7 @@ def test_impossible_decorrelated_jitter_raises_value_error(
     )
 
 
+@pytest.mark.rules(16)
 @pytest.mark.parametrize(
     ("arguments", "problem"),
     [
@@ -62,6 +78,7 @@ def test_impossible_budgets_raise_value_error(
     expect_value_error(impl, construct("RetryBudget", *arguments), problem)
 
 
+@pytest.mark.rules(23)
 @pytest.mark.parametrize(("ttl", "problem"), [(0, "a ttl of 0"), (-1, "a negative ttl")])
 def test_impossible_stores_raise_value_error(impl: Implementation, ttl: int, problem: str) -> None:
     expect_value_error(impl, construct("IdempotencyStore", ttl), problem)

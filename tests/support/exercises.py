@@ -2,14 +2,17 @@
 
 An exercise is a contract (the names a candidate's module provides), a
 reference module, a starter (``starters/<name>.py``), its tests
-(``tests/<name>/``), its gallery (``gallery/<name>/``: known mistakes, one per
-module, and right answers written unlike the reference) and the rubric points
+(``tests/<name>/``), its contract (a README whose rules are numbered, each
+held by an example test that names it with ``@pytest.mark.rules(n)``), its
+gallery (``gallery/<name>/``: known mistakes, one per module, and right
+answers written unlike the reference) and the rubric points
 its tests are marked with.  A test carries exactly one point as a marker
 (``@pytest.mark.boundary``); a point belongs to exactly one exercise.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +38,12 @@ class Exercise:
     types: tuple[str, ...]  # record types a module may define itself or import from the reference
     reference: str  # the reference module, which provides every name
     points: tuple[Point, ...]
+    contract: str  # the file that states the contract, its rules numbered: "1. **Title.**"
+
+    def rules(self) -> dict[int, str]:
+        """The contract's numbered rules: number -> title."""
+        found = re.findall(r"^(\d+)\. \*\*(.+?)\*\*", (ROOT / self.contract).read_text(), re.M)
+        return {int(number): title.rstrip(".") for number, title in found}
 
     @property
     def starter(self) -> Path:
@@ -76,6 +85,7 @@ DETECTOR = Exercise(
             scored_by="interview",
         ),
     ),
+    contract="README.md",
 )
 
 SWEEP = Exercise(
@@ -109,6 +119,7 @@ SWEEP = Exercise(
         Point("sweep_validation", "Bad input raises ValueError in every function"),
         Point("sweep_scaling", "Overlaps in O(n log n + pairs), not O(n**2)"),
     ),
+    contract="variants/sweep/README.md",
 )
 
 RETRY = Exercise(
@@ -147,6 +158,7 @@ RETRY = Exercise(
             scored_by="interview",
         ),
     ),
+    contract="variants/retry/README.md",
 )
 
 BATCHER = Exercise(
@@ -187,6 +199,7 @@ BATCHER = Exercise(
             scored_by="interview",
         ),
     ),
+    contract="variants/batcher/README.md",
 )
 
 DIAGNOSIS = Exercise(
@@ -212,6 +225,7 @@ DIAGNOSIS = Exercise(
             scored_by="interview",
         ),
     ),
+    contract="solution/diagnosis/README.md",
 )
 
 CREDITS = Exercise(
@@ -248,6 +262,7 @@ CREDITS = Exercise(
             scored_by="interview",
         ),
     ),
+    contract="variants/credits/README.md",
 )
 
 EXERCISES: dict[str, Exercise] = {

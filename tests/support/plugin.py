@@ -97,6 +97,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", f"{REFERENCE_ONLY}: tests this project's own tools, not a kata contract"
     )
+    config.addinivalue_line(
+        "markers", "rules(*numbers): the contract's numbered rules this test checks"
+    )
     if config.option.help:
         return
     json_path = config.getoption("--rubric-json")

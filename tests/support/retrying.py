@@ -12,17 +12,19 @@ taken from the candidate's module when it has them.
 from __future__ import annotations
 
 import sys
+import sysconfig
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
+from pathlib import Path
 from random import Random
 from typing import Any, NamedTuple
 
 from tests.support.impl import Module
-from tests.support.outcomes import Question, ShapeError, brief, shown_list
+from tests.support.outcomes import HARNESS, Question, ShapeError, brief, shown_list
 
 
 def _int(value: Any, what: str) -> int:
@@ -266,6 +268,26 @@ def _ask_retries(script: Script, impl: Module) -> Observed:
     return Observed("returned", value, tuple(calls), tuple(sleeps), None, (), tokens)
 
 
+def waits_and_jitter(script: Script) -> Question:
+    """call_with_retries' sleeps, beside full_jitter(1), full_jitter(2), ... drawn from one
+    Random(seed): what rule 10 says the waits are (every failure without a Retry-After)."""
+    return Question(
+        f"{script}\n    beside: rng = Random({script.seed}); [full_jitter(n, base={script.base}, "
+        f"cap={script.cap}, rng=rng) for n in 1, 2, ...]",
+        partial(_ask_waits_and_jitter, script),
+        lambda answer: f"slept {list(answer[0])}; full_jitter drew {list(answer[1])}",
+    )
+
+
+def _ask_waits_and_jitter(script: Script, impl: Module) -> tuple[tuple[int, ...], ...]:
+    seen = _ask_retries(script, impl)
+    jitter, rng = impl.require("full_jitter"), Random(script.seed)
+    drawn = [
+        jitter(n, base=script.base, cap=script.cap, rng=rng) for n in range(1, 1 + len(seen.sleeps))
+    ]
+    return tuple(seen.sleeps), tuple(drawn)
+
+
 def _history(attempts: Any, raised: list[Any]) -> tuple[tuple[int, int, int | None, int], ...]:
     """The attempts as (number, started_at, which failure (1-based) or None, waited)."""
     if not isinstance(attempts, tuple | list):
@@ -352,6 +374,7 @@ Step = tuple[Any, ...]
 # ("execute", key, params, returns)   the operation returns `returns`
 # ("fail", key, params, message)      the operation raises RuntimeError(message)
 # ("nested", key, params, inner_params)  the operation, while running, executes the same key
+# ("slow", key, params, ticks)        the operation takes `ticks` of the clock, then returns "done"
 # ("advance", ticks)
 
 
@@ -401,6 +424,9 @@ def _ask_store(ttl: int, steps: Sequence[Step], start: int, impl: Module) -> tup
                     "while running",
                     outcome_of(lambda: made.execute(key, detail, lambda: "inner")),
                 )
+            if kind == "slow":
+                clock[0] += detail
+                return "done"
             return detail
 
         outcomes.append(outcome_of(partial(made.execute, key, params, operation)))
@@ -415,6 +441,7 @@ def _step(step: Step) -> str:
         "execute": f"returns {detail!r}",
         "fail": f"raises RuntimeError({detail!r})",
         "nested": f"calls store.execute({key!r}, {detail!r}, ...) while running",
+        "slow": f"takes {detail} ticks, then returns 'done'",
     }[kind]
     return f"store.execute({key!r}, {params!r}, operation that {what})"
 
@@ -505,7 +532,7 @@ def campaign_model(plan: Campaign) -> tuple[Any, ...]:
             else:
                 tokens = max(Fraction(0), tokens - 1)
                 wait = min(retry_after, script.max_retry_after)
-                if script.method.upper() not in SAFE_METHODS and script.key is None:
+                if script.method not in SAFE_METHODS and script.key is None:
                     reason = "not safe to repeat"
                 elif made >= script.max_attempts:
                     reason = "attempts"
@@ -574,59 +601,105 @@ def _ask_duplicate_while_running(impl: Module) -> tuple[Any, ...]:
     return (tuple(runs), second, tuple(first))
 
 
-def racing_threads(keys: int = 150, threads: int = 6) -> Question:
-    """For each key, `threads` threads released together by a barrier send the same request."""
+def racing_threads(rounds: int = 2) -> Question:
+    """Two threads send one request each for one key, in lockstep (`Lockstep`): each takes
+    one line of the module's code in turn, so a check and its act are always interleaved
+    with the other thread's.  Each thread in turn goes first."""
     return Question(
-        f"for each of {keys} keys, {threads} threads released together call "
-        "store.execute(key, 'p', operation)",
-        partial(_ask_racing_threads, keys, threads),
+        f"{rounds} rounds: two threads call store.execute(key, 'p', operation) for one key, "
+        "each running one line of your code in turn (lockstep)",
+        partial(_ask_racing_threads, rounds),
         lambda answer: (
             f"the most runs of one key's operation: {answer[0]}; the requests {list(answer[1])}"
         ),
     )
 
 
-def _ask_racing_threads(keys: int, threads: int, impl: Module) -> tuple[Any, ...]:
+def _ask_racing_threads(rounds: int, impl: Module) -> tuple[Any, ...]:
     made = impl.require("IdempotencyStore")(1_000, clock=lambda: 0)
     in_progress = impl.type_named("InProgress")
     runs: Counter[int] = Counter()
-    lock = threading.Lock()
     endings: Counter[str] = Counter()
+    lock = threading.Lock()
 
-    def operation(key: int) -> int:
-        with lock:
-            runs[key] += 1
-        return key
+    def request(key: int) -> None:
+        def operation() -> int:
+            with lock:
+                runs[key] += 1
+            return key
 
-    def request(key: int, barrier: threading.Barrier) -> None:
-        barrier.wait(WAIT)
         try:
-            got = made.execute(f"key-{key}", "p", lambda: operation(key))
+            got = made.execute(f"key-{key}", "p", operation)
             ending = "returned the key's result" if got == key else "returned something else"
         except in_progress:
             ending = "refused: in progress"
         with lock:
             endings[ending] += 1
 
-    switch = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)  # switch threads as often as possible: races show
-    try:
-        for key in range(keys):
-            barrier = threading.Barrier(threads)
-            workers = [
-                threading.Thread(target=request, args=(key, barrier), daemon=True)
-                for _ in range(threads)
-            ]
-            for worker in workers:
-                worker.start()
-            for worker in workers:
-                worker.join(WAIT)
-    finally:
-        sys.setswitchinterval(switch)
-    # Only what holds whatever the timing: whether any key ran twice, and what else
-    # (beyond a result or a refusal, which of the two being timing's choice) was seen.
+    for key in range(rounds):
+        Lockstep(first=key % 2).run([partial(request, key), partial(request, key)])
+    # Only what holds whatever the order: whether any key ran twice, and what else
+    # (beyond a result or a refusal, which of the two being the order's choice) was seen.
     twice = (
         "some key's operation ran more than once" if max(runs.values(), default=0) > 1 else "once"
     )
     allowed = {"refused: in progress", "returned the key's result"}
     return (twice, tuple(sorted(set(endings) - allowed)))
+
+
+class Lockstep:
+    """Threads that take turns, one line of the module's code each.
+
+    A tracer holds each thread, at every line of code outside the standard library
+    and this harness, until it is that thread's turn; after its line the turn passes.
+    Two threads running the same code thus check before either acts: a race between
+    a check and its act happens every time, not by luck of timing.  A thread blocked
+    in C (waiting for a lock) cannot take its turn: the other waits `patience` for it
+    at each of its lines, then goes on, so a thread that is released (the lock freed)
+    takes its turn before the other's next line.
+    """
+
+    def __init__(self, *, first: int = 0, patience: float = 0.05) -> None:
+        self.turn, self.patience = first, patience
+        self.done: set[int] = set()
+        self.cond = threading.Condition()
+        self.skip = (str(Path(sysconfig.get_paths()["stdlib"]).resolve()), str(HARNESS))
+
+    def run(self, calls: Sequence[Callable[[], None]]) -> None:
+        threads = [
+            threading.Thread(target=self._traced, args=(me, call), daemon=True)
+            for me, call in enumerate(calls)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(WAIT)
+
+    def _traced(self, me: int, call: Callable[[], None]) -> None:
+        sys.settrace(self._tracer(me))
+        try:
+            call()
+        finally:
+            sys.settrace(None)
+            with self.cond:
+                self.done.add(me)
+                self.cond.notify_all()
+
+    def _tracer(self, me: int) -> Callable[..., Any]:
+        def local(frame: Any, event: str, arg: Any) -> Any:
+            if event == "line":
+                self._take_turn(me)
+            return local
+
+        def calls(frame: Any, event: str, arg: Any) -> Any:
+            name = frame.f_code.co_filename
+            return None if name.startswith(self.skip) or name.startswith("<") else local
+
+        return calls
+
+    def _take_turn(self, me: int) -> None:
+        other = 1 - me
+        with self.cond:
+            self.cond.wait_for(lambda: self.turn == me or other in self.done, self.patience)
+            self.turn = other
+            self.cond.notify_all()

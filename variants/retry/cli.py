@@ -1,4 +1,4 @@
-"""``python -m variants retry``: the two simulations, as tables and text charts.
+"""``python -m variants retry``: the simulations, as tables and text charts.
 
 Seeded and deterministic: the same flags print the same figures.
 """
@@ -13,13 +13,17 @@ from typing import Any
 from variants.retry.simulation import (
     BUDGETS,
     SCHEDULES,
+    STUDY_SCHEDULES,
     bars,
     contention_table,
     load_chart,
     outage,
+    study_table,
 )
 
 SIZES = [10, 25, 50, 75, 100]
+STUDY_SIZES = list(range(10, 101, 10))
+MAX_SEEDS = 1_000  # about two minutes of simulation; more is a typo
 
 
 def add_parser(commands: Any) -> None:
@@ -27,11 +31,14 @@ def add_parser(commands: Any) -> None:
     command = commands.add_parser(
         "retry",
         help="what jitter and budgets do: contention and outage simulations",
-        description="Two seeded simulations: N clients contending for one resource under "
-        "optimistic concurrency, retrying with each backoff schedule; and a server that fails "
-        "every call for a while, with clients retrying with and without a budget.",
+        description="Seeded simulations: N clients contending for one resource under "
+        "optimistic concurrency, retrying with each backoff schedule (the AWS Architecture "
+        "Blog's setup, and this project's simpler model); and a server that fails every call "
+        "for a while, with clients retrying with and without a budget.",
     )
-    command.add_argument("--seeds", type=int, default=20, help="runs averaged per cell (20)")
+    command.add_argument(
+        "--seeds", type=int, default=20, help=f"runs averaged per cell (20; at most {MAX_SEEDS})"
+    )
     command.add_argument("--seed", type=int, default=1, help="the first seed (1)")
     command.add_argument("--json", action="store_true", help="print JSON instead of text")
     command.set_defaults(run=run)
@@ -40,23 +47,40 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from solution.logfile import InputError
 
-    if args.seeds < 1:
-        raise InputError("--seeds must be >= 1")
+    if not 1 <= args.seeds <= MAX_SEEDS:
+        raise InputError(f"--seeds must be between 1 and {MAX_SEEDS:,}, got {args.seeds}")
+    studied = study_table(STUDY_SIZES, seeds=args.seeds, first_seed=args.seed)
     table = contention_table(SIZES, seeds=args.seeds, first_seed=args.seed)
     outages = [outage(budget, seed=args.seed) for budget in BUDGETS]
     if args.json:
-        print(json.dumps(_as_json(table, outages)))
+        print(json.dumps(_as_json(studied, table, outages)))
         return 0
-    print("\n".join([*_contention_text(table, args.seeds), "", *_outage_text(outages)]))
+    lines = [*_study_text(studied, args.seeds), "", *_contention_text(table, args.seeds)]
+    print("\n".join([*lines, "", *_outage_text(outages)]))
     return 0
+
+
+def _study_text(table: dict[str, list[tuple[int, Fraction, Fraction]]], seeds: int) -> list[str]:
+    lines = [
+        "The AWS Architecture Blog's experiment, in its own setup: N clients each update one row "
+        "once (optimistic concurrency),",
+        f"every hop |N(10, 2)| ms, base 5 ms, cap 2 s; mean of {seeds} runs",
+        f"{'schedule':<22}" + "".join(f"{f'N={n}':>8}" for n in STUDY_SIZES),
+        "calls (writes, conflicts included):",
+    ]
+    lines += [_row(s, [calls for _, calls, _ in table[s]], 8) for s in STUDY_SCHEDULES]
+    lines.append("ms until the last client's write succeeded:")
+    lines += [_row(s, [done for _, _, done in table[s]], 8) for s in STUDY_SCHEDULES]
+    return lines
 
 
 def _contention_text(
     table: dict[str, list[tuple[int, Fraction, Fraction]]], seeds: int
 ) -> list[str]:
     lines = [
-        f"Contention: N clients write one resource (optimistic concurrency), mean of {seeds} runs",
-        f"{'schedule':<20}" + "".join(f"{f'N={n}':>16}" for n in SIZES),
+        "This project's model: every client starts at tick 0, a write takes 10 ticks, no "
+        f"network; mean of {seeds} runs",
+        f"{'schedule':<22}" + "".join(f"{f'N={n}':>16}" for n in SIZES),
         "calls (the work):",
     ]
     lines += [_row(schedule, [calls for _, calls, _ in table[schedule]]) for schedule in SCHEDULES]
@@ -71,8 +95,8 @@ def _contention_text(
     return lines
 
 
-def _row(schedule: str, values: list[Fraction]) -> str:
-    return f"  {schedule:<18}" + "".join(f"{float(value):>16,.0f}" for value in values)
+def _row(schedule: str, values: list[Fraction], width: int = 16) -> str:
+    return f"  {schedule:<20}" + "".join(f"{float(value):>{width},.0f}" for value in values)
 
 
 def _outage_text(outages: list[Any]) -> list[str]:
@@ -94,9 +118,18 @@ def _outage_text(outages: list[Any]) -> list[str]:
 
 
 def _as_json(
-    table: dict[str, list[tuple[int, Fraction, Fraction]]], outages: list[Any]
+    studied: dict[str, list[tuple[int, Fraction, Fraction]]],
+    table: dict[str, list[tuple[int, Fraction, Fraction]]],
+    outages: list[Any],
 ) -> dict[str, Any]:
     return {
+        "study": {
+            schedule: [
+                {"clients": n, "calls": str(calls), "completion_ms": str(done)}
+                for n, calls, done in rows
+            ]
+            for schedule, rows in studied.items()
+        },
         "contention": {
             schedule: [
                 {"clients": n, "calls": str(calls), "completion": str(done)}

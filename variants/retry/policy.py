@@ -79,8 +79,11 @@ def is_retryable(failure: Failure) -> bool:
 
 
 def is_safe_to_repeat(method: str, idempotency_key: str | None) -> bool:
-    """An idempotent method, or any method carrying an idempotency key."""
-    return method.upper() in IDEMPOTENT_METHODS or idempotency_key is not None
+    """An idempotent method, or any method carrying an idempotency key.
+
+    Methods are case-sensitive (RFC 9110, section 9.1): "get" is not GET.
+    """
+    return method in IDEMPOTENT_METHODS or idempotency_key is not None
 
 
 def call_with_retries(

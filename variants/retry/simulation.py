@@ -1,11 +1,19 @@
-"""Two seeded discrete-event simulations, in integer ticks, of what retries do to a dependency.
+"""Seeded discrete-event simulations, in integer ticks, of what retries do to a dependency.
 
-`contention`, the AWS Architecture Blog's experiment: N clients write one
-resource under optimistic concurrency.  A write reads the version, works for
-`call` ticks, and commits if nobody committed since it read; otherwise it
-conflicts and the client retries after a wait from its schedule.  Jitter
-decides how much work the clients waste colliding, and how long the last
-one waits.
+`study`, the AWS Architecture Blog's experiment ("Exponential Backoff And
+Jitter", 2015) in its own setup (its simulator, aws-samples/
+aws-arch-backoff-simulator): N clients each update one row once, under
+optimistic concurrency, over a network whose every hop takes |N(10, 2)| ms.
+A client reads the version, writes it back, and on a conflict waits (the
+network's delay plus its schedule's backoff, base 5 ms, cap 2 s, retry n
+waiting up to base * 2**n) and starts again.  "no backoff" retries at once.
+Ticks are microseconds, so the network's delay is an integer too.
+
+`contention`, this project's simpler model of the same question: every
+client starts at tick 0, a write takes a fixed `call` ticks with no network
+between, and retry n waits up to base * 2**(n - 1) (the contract's backoff).
+With no noise at all, clients without jitter stay in step forever, which
+the study's network delay slowly undoes.
 
 `outage`: client processes send requests at a steady rate to a server that
 fails every call for a window, then recovers, with a capacity above the
@@ -74,6 +82,80 @@ def contention(
             pending, (end + wait + call, client, end + wait, retries + 1, max(wait, base))
         )
     return Contention(clients, schedule, calls, completion)
+
+
+STUDY_SCHEDULES = ("no backoff", *SCHEDULES)
+MS = 1_000  # ticks (microseconds) in a millisecond
+
+
+@dataclass(frozen=True)
+class Study:
+    clients: int
+    schedule: str
+    calls: int  # writes sent to the row, conflicts included: the work
+    completion: int  # ticks (us) until the last client's write succeeded
+
+
+def study(
+    clients: int,
+    schedule: str,
+    *,
+    seed: int,
+    base: int = 5 * MS,
+    cap: int = 2_000 * MS,
+    delay: tuple[int, int] = (10 * MS, 2 * MS),
+) -> Study:
+    """The study's run: every client updates the row once; every message crosses the network."""
+    rng = Random(seed)
+
+    def hop() -> int:
+        return round(abs(rng.normalvariate(*delay)))
+
+    def backoff(retry: int, previous: int) -> int:
+        if schedule == "no backoff":
+            return 0
+        # The study's retry n waits up to base * 2**n: the contract's retry n + 1.
+        return wait_for(schedule, retry + 1, previous, base, cap, rng)
+
+    # (time, order, what arrives, client, version read)
+    events = [(hop(), client, "read", client, 0) for client in range(clients)]
+    heapq.heapify(events)
+    order, version, calls, completion = clients, 0, 0, 0
+    retries, previous = [0] * clients, [base] * clients
+    while events:
+        time, _, what, client, read = heapq.heappop(events)
+        order += 1
+        if what == "read":  # the server reads the row; the version goes back to the client
+            heapq.heappush(events, (time + hop(), order, "version", client, version))
+        elif what == "version":  # the client writes back the version it read
+            heapq.heappush(events, (time + hop(), order, "write", client, read))
+        elif what == "write":  # the server commits iff nobody committed since that read
+            calls += 1
+            committed = read == version
+            version += committed
+            heapq.heappush(events, (time + hop(), order, "ok" if committed else "no", client, 0))
+        elif what == "ok":
+            completion = max(completion, time)
+        else:  # a conflict: wait, then read again
+            retries[client] += 1
+            wait = backoff(retries[client], previous[client])
+            previous[client] = max(wait, base)
+            heapq.heappush(events, (time + hop() + wait, order, "read", client, 0))
+    return Study(clients, schedule, calls, completion)
+
+
+def study_table(
+    sizes: list[int], *, seeds: int = 20, first_seed: int = 1
+) -> dict[str, list[tuple[int, Fraction, Fraction]]]:
+    """Per schedule, per client count: mean calls and mean completion (ms) over `seeds` runs."""
+    table: dict[str, list[tuple[int, Fraction, Fraction]]] = {}
+    for schedule in STUDY_SCHEDULES:
+        for clients in sizes:
+            runs = [study(clients, schedule, seed=first_seed + s) for s in range(seeds)]
+            calls = Fraction(sum(r.calls for r in runs), seeds)
+            completion = Fraction(sum(r.completion for r in runs), seeds * MS)
+            table.setdefault(schedule, []).append((clients, calls, completion))
+    return table
 
 
 def contention_table(
