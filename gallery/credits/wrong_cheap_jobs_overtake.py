@@ -7,22 +7,23 @@ account the order is strict: its head goes first, or nothing of it does.
 
 from __future__ import annotations
 
-from gallery.credits.right_sorted import (  # noqa: F401 (its own records, read by the suite)
+from gallery.credits.right_scans_the_accounts import (  # noqa: F401 (its own records, read by the suite)
     Account,
     Balance,
     Config,
     Entry,
     Job,
 )
-from gallery.credits.right_sorted import Scheduler as Written
+from gallery.credits.right_scans_the_accounts import Scheduler as Written
 
 FAILS = "credits_order"
 
 
 class Scheduler(Written):
     def head(self, account: Account) -> Entry | None:
-        for _, _, job_id in account.queue:  # the mistake: the first payable, not the first
+        for _, _, job_id in sorted(account.queue):  # the mistake: the first payable
             entry = self.entries[job_id]
-            if entry.state == "reserved" or entry.job.cost <= account.available:
+            waiting = entry.state in ("queued", "reserved")
+            if waiting and (entry.state == "reserved" or entry.job.cost <= account.available):
                 return entry
         return super().head(account)

@@ -6,12 +6,12 @@ is rounded away; balances stop adding up.  Integers, always.
 
 from __future__ import annotations
 
-from gallery.credits.right_sorted import (  # noqa: F401 (its own records, read by the suite)
+from gallery.credits.right_scans_the_accounts import (  # noqa: F401 (its own records, read by the suite)
     Balance,
     Config,
     Job,
 )
-from gallery.credits.right_sorted import Scheduler as Written
+from gallery.credits.right_scans_the_accounts import Scheduler as Written
 
 FAILS = "credits_conservation"
 

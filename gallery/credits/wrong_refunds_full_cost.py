@@ -6,14 +6,14 @@ account run for free by failing its jobs at the end; refund cost - used.
 
 from __future__ import annotations
 
-from gallery.credits.right_sorted import (  # noqa: F401 (its own records, read by the suite)
+from gallery.credits.right_scans_the_accounts import (  # noqa: F401 (its own records, read by the suite)
     Account,
     Balance,
     Config,
     Entry,
     Job,
 )
-from gallery.credits.right_sorted import Scheduler as Written
+from gallery.credits.right_scans_the_accounts import Scheduler as Written
 
 FAILS = "credits_refunds"
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from gallery.credits.right_sorted import (  # noqa: F401 (its own records, read by the suite)
+from gallery.credits.right_scans_the_accounts import (  # noqa: F401 (its own records, read by the suite)
     Balance,
     Config,
     Job,
 )
-from gallery.credits.right_sorted import Scheduler as Written
+from gallery.credits.right_scans_the_accounts import Scheduler as Written
 
 FAILS = "credits_refunds"
 

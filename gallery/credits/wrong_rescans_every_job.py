@@ -7,14 +7,14 @@ list) and look only at the front.
 
 from __future__ import annotations
 
-from gallery.credits.right_sorted import (  # noqa: F401 (its own records, read by the suite)
+from gallery.credits.right_scans_the_accounts import (  # noqa: F401 (its own records, read by the suite)
     Account,
     Balance,
     Config,
     Entry,
     Job,
 )
-from gallery.credits.right_sorted import Scheduler as Written
+from gallery.credits.right_scans_the_accounts import Scheduler as Written
 
 FAILS = "credits_scaling"
 

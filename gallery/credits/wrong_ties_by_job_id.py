@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Hashable
 from fractions import Fraction
 
-from gallery.credits.right_sorted import (  # noqa: F401 (its own records, read by the suite)
+from gallery.credits.right_scans_the_accounts import (  # noqa: F401 (its own records, read by the suite)
     Account,
     Balance,
     Config,
     Entry,
     Job,
 )
-from gallery.credits.right_sorted import Scheduler as Written
+from gallery.credits.right_scans_the_accounts import Scheduler as Written
 
 FAILS = "credits_order"
 

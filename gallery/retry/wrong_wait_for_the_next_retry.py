@@ -58,7 +58,9 @@ def call_with_retries(
                     if failure.retry_after is not None:
                         wait = min(failure.retry_after, policy.max_retry_after)
                     else:
-                        wait = full_jitter(number + 1, base=policy.base, cap=policy.cap, rng=rng)  # the mistake
+                        wait = full_jitter(
+                            number + 1, base=policy.base, cap=policy.cap, rng=rng
+                        )  # the mistake
                     if clock() + wait >= start + policy.deadline:
                         reason, wait = "deadline", 0
             history.append(Attempt(number, started, failure, wait))

@@ -35,6 +35,7 @@ SETUP += [schedule(0)]
 DONE = ["ok", "ok", "ok", "ok", started(1)]
 
 
+@pytest.mark.rules(4, 5, 14)
 @pytest.mark.parametrize(
     "bad",
     [
@@ -67,8 +68,37 @@ def test_an_impossible_operation_changes_nothing(impl: Implementation, bad: Step
     expect_session(impl, Session.of([*SETUP, bad, *after]), want, rule=RULE)
 
 
+@pytest.mark.rules(15)
 def test_time_may_stand_still_but_never_go_back(impl: Implementation) -> None:
     steps = [*SETUP, reserve(2, 0, 5), schedule(0), schedule(-1), submit(3, "a", 1)]
     steps += [reserve(3, -1, 5), reserve(3, 0, 5)]
     want = [*DONE, "ok", started(), "ValueError", "ok", "ValueError", "ok"]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+@pytest.mark.rules(4, 14)
+def test_the_id_of_a_job_that_ended_is_still_taken(impl: Implementation) -> None:
+    """Job 1 finished; another job 1 is refused, and nothing of it starts later."""
+    steps = [*SETUP, finish(1, 5), submit(1, "a", 7, priority=9), schedule(1), balance("a")]
+    want = [*DONE, "ok", "ValueError", started(2), balanced(65, 30, 5, 100)]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+@pytest.mark.rules(14)
+def test_a_refused_duplicate_leaves_nothing_for_a_later_schedule(impl: Implementation) -> None:
+    """Job 2 (priority 0) and job 3 (priority 5) wait; a second job 2 with priority 9 is
+    refused: when the slot frees, job 3 goes first, as if the refused job never came."""
+    steps = [*SETUP, submit(3, "a", 10, priority=5), submit(2, "a", 5, priority=9)]
+    steps += [finish(1, 0), schedule(1), balance("a")]
+    want = [*DONE, "ok", "ValueError", "ok", started(3), balanced(90, 10, 0, 100)]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+@pytest.mark.rules(7, 15)
+def test_a_schedule_refused_for_going_back_releases_nothing(impl: Implementation) -> None:
+    """Job 2 is reserved at 20 for 5 ticks, job 3 at 30: at schedule(27) job 2's time has
+    come, but 27 is before 30: the call is refused, and job 2's reservation stands."""
+    steps = [*SETUP, submit(3, "a", 10), reserve(2, 20, 5), reserve(3, 30, 100)]
+    steps += [schedule(27), state(2), balance("a")]
+    want = [*DONE, "ok", "ok", "ok", "ValueError", "reserved", balanced(20, 80, 0, 100)]
     expect_session(impl, Session.of(steps), want, rule=RULE)

@@ -17,7 +17,7 @@ from tests.support.crediting import (
 )
 from tests.support.impl import Implementation
 
-pytestmark = pytest.mark.credits_limits
+pytestmark = [pytest.mark.credits_limits, pytest.mark.rules(13)]
 
 RULE = (
     "an account with max_running jobs running starts no more until one ends; only running "

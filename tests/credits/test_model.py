@@ -36,7 +36,7 @@ from tests.support.crediting import (
 )
 from tests.support.impl import Implementation
 
-pytestmark = pytest.mark.credits_model
+pytestmark = [pytest.mark.credits_model, pytest.mark.rules(2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 14)]
 
 RULE = "the contract, operation by operation: see variants/credits/README.md"
 NAMES = ["a", "b", "c"]

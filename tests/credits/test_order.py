@@ -6,6 +6,7 @@ import pytest
 
 from tests.support.crediting import (
     Session,
+    cancel,
     deposit,
     expect_session,
     finish,
@@ -28,6 +29,7 @@ RICH = [open_account("a"), deposit("a", 100), open_account("b"), deposit("b", 10
 OK4 = ["ok"] * 4
 
 
+@pytest.mark.rules(8, 10)
 def test_higher_priority_first_then_first_submitted(impl: Implementation) -> None:
     steps = [
         *RICH,
@@ -40,12 +42,14 @@ def test_higher_priority_first_then_first_submitted(impl: Implementation) -> Non
     expect_session(impl, Session.of(steps, slots=3), want, rule=RULE)
 
 
+@pytest.mark.rules(13)
 def test_slots_bound_how_many_run(impl: Implementation) -> None:
     steps = [*RICH, *(submit(j, "a", 1) for j in range(4)), schedule(0), finish(0, 1), schedule(1)]
     want = [*OK4, *["ok"] * 4, started(0, 1), "ok", started(2)]
     expect_session(impl, Session.of(steps, slots=2), want, rule=RULE)
 
 
+@pytest.mark.rules(9)
 def test_an_account_that_cannot_pay_does_not_block_the_others(impl: Implementation) -> None:
     """a's head costs 500 of its 100: a starts nothing, b's later, cheaper job starts."""
     steps = [*RICH, submit("big", "a", 500, priority=9), submit("small", "b", 10), schedule(0)]
@@ -53,6 +57,7 @@ def test_an_account_that_cannot_pay_does_not_block_the_others(impl: Implementati
     expect_session(impl, Session.of(steps, slots=2), want, rule=RULE)
 
 
+@pytest.mark.rules(8)
 def test_within_an_account_the_head_goes_first_or_nothing_does(impl: Implementation) -> None:
     """a's head costs 500; its cheaper job behind it waits: no job overtakes its owner's
     higher-priority job forever (it would, each time the balance is spent on small ones)."""
@@ -61,6 +66,7 @@ def test_within_an_account_the_head_goes_first_or_nothing_does(impl: Implementat
     expect_session(impl, Session.of(steps, slots=2), want, rule=RULE)
 
 
+@pytest.mark.rules(8)
 def test_the_head_starts_once_it_can_be_paid(impl: Implementation) -> None:
     steps = [*RICH, submit("big", "a", 150), submit("next", "a", 10), schedule(0)]
     steps += [deposit("a", 50), schedule(1)]
@@ -68,6 +74,7 @@ def test_the_head_starts_once_it_can_be_paid(impl: Implementation) -> None:
     expect_session(impl, Session.of(steps, slots=1), want, rule=RULE)
 
 
+@pytest.mark.rules(10)
 def test_ties_in_priority_go_by_submission_not_by_id(impl: Implementation) -> None:
     """Ids 'z' then 'a', submitted in that order: 'z' first."""
     steps = [*RICH, submit("z", "a", 1), submit("m", "b", 1), submit("a", "a", 1), schedule(0)]
@@ -75,7 +82,20 @@ def test_ties_in_priority_go_by_submission_not_by_id(impl: Implementation) -> No
     expect_session(impl, Session.of(steps, slots=3), want, rule=RULE)
 
 
+@pytest.mark.rules(10)
 def test_nothing_to_start_starts_nothing(impl: Implementation) -> None:
     steps = [*RICH, schedule(0), schedule(5)]
     want = [*OK4, started(), started()]
     expect_session(impl, Session.of(steps, slots=3), want, rule=RULE)
+
+
+@pytest.mark.rules(8, 10)
+def test_an_account_whose_head_was_cancelled_is_ranked_by_its_next_job(
+    impl: Implementation,
+) -> None:
+    """a's head (priority 9) is cancelled: a now ranks by its next job (priority 0), so b's
+    job (priority 5) comes first."""
+    steps = [*RICH, submit("a1", "a", 1, priority=9), submit("a2", "a", 1)]
+    steps += [submit("b1", "b", 1, priority=5), cancel("a1"), schedule(0)]
+    want = [*OK4, "ok", "ok", "ok", "ok", started("b1", "a2")]
+    expect_session(impl, Session.of(steps, slots=2), want, rule=RULE)

@@ -32,18 +32,21 @@ RUNNING = [open_account("a"), deposit("a", 100), submit(1, "a", 40), schedule(0)
 RAN = ["ok", "ok", "ok", started(1)]
 
 
+@pytest.mark.rules(3, 5)
 def test_a_failed_job_refunds_what_it_did_not_use(impl: Implementation) -> None:
     steps = [*RUNNING, fail(1, 15), balance("a"), state(1)]
     want = [*RAN, "ok", balanced(85, 0, 15, 100), "failed"]
     expect_session(impl, Session.of(steps), want, rule=RULE)
 
 
+@pytest.mark.rules(3, 5)
 def test_a_cancelled_running_job_refunds_what_it_did_not_use(impl: Implementation) -> None:
     steps = [*RUNNING, cancel(1, 25), balance("a"), state(1)]
     want = [*RAN, "ok", balanced(75, 0, 25, 100), "cancelled"]
     expect_session(impl, Session.of(steps), want, rule=RULE)
 
 
+@pytest.mark.rules(3, 5)
 def test_a_refund_is_paid_once(impl: Implementation) -> None:
     """Failed, then cancelled, then finished: the second and third end nothing."""
     steps = [*RUNNING, fail(1, 10), cancel(1, 0), finish(1, 0), balance("a")]
@@ -51,6 +54,7 @@ def test_a_refund_is_paid_once(impl: Implementation) -> None:
     expect_session(impl, Session.of(steps), want, rule=RULE)
 
 
+@pytest.mark.rules(5)
 def test_a_job_cancelled_before_it_ran_costs_nothing(impl: Implementation) -> None:
     steps = [open_account("a"), deposit("a", 100), submit(1, "a", 40), cancel(1), balance("a")]
     steps += [schedule(0), state(1)]
@@ -58,6 +62,7 @@ def test_a_job_cancelled_before_it_ran_costs_nothing(impl: Implementation) -> No
     expect_session(impl, Session.of(steps), want, rule=RULE)
 
 
+@pytest.mark.rules(3, 5)
 def test_a_job_may_use_all_of_its_cost_and_no_more(impl: Implementation) -> None:
     steps = [*RUNNING, finish(1, 41), finish(1, 40), balance("a")]
     want = [*RAN, "ValueError", "ok", balanced(60, 0, 40, 100)]

@@ -1,17 +1,26 @@
-"""Cost as evidence: work counted, never timed, so the verdict is the same on any machine.
+"""Cost as evidence: the same workload at n and at 8n, compared in one run.
 
-`work(thunk)` counts the Python lines executed while `thunk` runs (a line
-event of the tracer).  Work a candidate hands to C (``list.remove``,
-``sorted``, ``min``) is made visible by feeding it `Counted` integers, whose
-comparisons are Python methods: every comparison C makes of them is a line.
-A cost check runs one workload at size n and at 8n and compares the work per
-operation: constant work stays about level, O(n) work grows about 8-fold.
+Two measures, each a ratio of the work per operation at 8n to the work at n:
+
+- `work`, the Python lines executed (a line event of the tracer): counted,
+  never timed, so the same on any machine.  It sees every loop written in
+  Python, and nothing done in C (`list.remove`, a copy of a dict, a list's
+  `pop(0)`).
+- `timed`, the time per operation: the least of several tries of each size,
+  the two sizes taken in turns so that they meet the same noise.  It sees
+  everything, C included.  Constant work stays near 1x and logarithmic near
+  1.3x, while linear work grows about 8x: a limit of 2.5x leaves a wide
+  margin on both sides for a noisy machine.
+
+A cost check asks both: the count decides a Python loop on every machine,
+the clock catches the work a count cannot see.
 """
 
 from __future__ import annotations
 
 import gc
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -25,46 +34,22 @@ from tests.support.outcomes import Question
 TESTS = str(Path(__file__).resolve().parents[1])
 GROWTH = 8  # the larger size over the smaller
 LEVEL = 2.0  # the most work per operation may grow, n -> 8n, and still count as constant
-
-
-class Counted(int):
-    """An int whose comparisons run Python code, so C code comparing it is counted."""
-
-    __slots__ = ()
-
-    def __eq__(self, other: object) -> bool:
-        return int(self) == other
-
-    def __ne__(self, other: object) -> bool:
-        return int(self) != other
-
-    def __lt__(self, other: int) -> bool:
-        return int(self) < other
-
-    def __le__(self, other: int) -> bool:
-        return int(self) <= other
-
-    def __gt__(self, other: int) -> bool:
-        return int(self) > other
-
-    def __ge__(self, other: int) -> bool:
-        return int(self) >= other
-
-    __hash__ = int.__hash__
+TIMED_LEVEL = 2.5  # the same, for time: constant ~1x, log n ~1.3x, linear ~8x
+BATCH_SECONDS = 0.002  # each timed try runs the operation this long at the smaller size
+TRIES, TIME_BUDGET = 7, 2.0  # tries of each size, and the seconds they may take in all
 
 
 def work(thunk: Callable[[], Any]) -> int:
     """The Python lines executed while `thunk()` runs, not counting the tests' own.
 
     The workload's loop and the harness's wrappers are the same at any size and
-    would only blur the comparison; `Counted`'s comparisons are counted.
+    would only blur the comparison.
     """
     count = 0
 
     def trace(frame: FrameType, event: str, arg: object) -> Callable[..., Any] | None:
         nonlocal count
-        name = frame.f_code.co_filename
-        if name.startswith(TESTS) and name != __file__:
+        if frame.f_code.co_filename.startswith(TESTS):
             return None  # the tests' own frames: neither counted nor traced inside
         if event == "line":
             count += 1
@@ -88,23 +73,66 @@ def growth(per_operation: Callable[[int], float], n: int) -> tuple[float, float,
     return small, large, large / max(small, 1.0)
 
 
+def timed(
+    prepare: Callable[[int], Callable[[], object]], n: int, *, limit: float, unit: str
+) -> Growth:
+    """Seconds per operation at n and at 8n: `prepare(size)` builds the state, returns the
+    operation (called many times: it must keep the state's size about the same)."""
+    small, large = prepare(n), prepare(GROWTH * n)
+    calls = _calibrated(small)
+    best = [float("inf"), float("inf")]
+    collecting, started = gc.isenabled(), time.perf_counter()
+    gc.disable()
+    try:
+        for attempt in range(TRIES):
+            for which, operation in enumerate((small, large)):
+                begun = time.perf_counter()
+                for _ in range(calls):
+                    operation()
+                best[which] = min(best[which], time.perf_counter() - begun)
+            if attempt >= 2 and time.perf_counter() - started > TIME_BUDGET:
+                break
+    finally:
+        if collecting:
+            gc.enable()
+    per_small, per_large = (1e6 * b / calls for b in best)
+    return Growth(per_large / per_small <= limit, per_small, per_large, limit, unit, "us")
+
+
+def _calibrated(operation: Callable[[], object]) -> int:
+    """How many calls of `operation` take BATCH_SECONDS (at least 1, at most 10,000)."""
+    calls = 1
+    while calls < 10_000:
+        begun = time.perf_counter()
+        for _ in range(calls):
+            operation()
+        if time.perf_counter() - begun >= BATCH_SECONDS:
+            break
+        calls *= 2
+    return calls
+
+
 @dataclass(frozen=True)
 class Growth:
-    """A cost check's answer: level or not, with the work measured (not compared)."""
+    """A cost check's answer: level or not, with what was measured (not compared)."""
 
     level: bool
     small: float = field(default=0.0, compare=False)
     large: float = field(default=0.0, compare=False)
     limit: float = field(default=LEVEL, compare=False)
     unit: str = field(default="operation", compare=False)
+    measure: str = field(default="lines", compare=False)  # "lines" counted, "us" timed
 
     def __str__(self) -> str:
         if not (self.small or self.large):
-            return f"work per {self.unit} growing at most x{self.limit} for x{GROWTH} the size"
+            growing = f"growing at most x{self.limit} for x{GROWTH} the size"
+            return f"{self.measure} per {self.unit} {growing}"
         verdict = "level" if self.level else f"more than x{self.limit}: it grows with the size"
+        shown = "{:.1f}" if self.measure == "lines" else "{:.2f}"
         return (
-            f"{self.small:.1f} lines per {self.unit}, then {self.large:.1f} at x{GROWTH} the "
-            f"size: x{self.large / max(self.small, 1.0):.1f}, {verdict}"
+            f"{shown.format(self.small)} {self.measure} per {self.unit}, then "
+            f"{shown.format(self.large)} at x{GROWTH} the size: "
+            f"x{self.large / max(self.small, 1e-9):.1f}, {verdict}"
         )
 
 
@@ -116,7 +144,7 @@ def cost_question(
     limit: float = LEVEL,
     unit: str = "operation",
 ) -> Question:
-    """The cost of a workload at n and at 8n, as a question any implementation answers.
+    """Lines per operation at n and at 8n, as a question any implementation answers.
 
     `per_operation` is a module-level function (it is sent to the judged process).
     """
@@ -132,3 +160,25 @@ def _ask_cost(
 ) -> Growth:
     small, large, grew = growth(per_operation(impl), n)
     return Growth(grew <= limit, small, large, limit, unit)
+
+
+def timed_question(
+    text: str,
+    prepare: Callable[[Module, int], Callable[[], object]],
+    n: int,
+    *,
+    limit: float = TIMED_LEVEL,
+    unit: str = "operation",
+) -> Question:
+    """Time per operation at n and at 8n; `prepare` is a module-level function."""
+    return Question(text, partial(_ask_timed, prepare, n, limit, unit), str, costly=True)
+
+
+def _ask_timed(
+    prepare: Callable[[Module, int], Callable[[], object]],
+    n: int,
+    limit: float,
+    unit: str,
+    impl: Module,
+) -> Growth:
+    return timed(partial(prepare, impl), n, limit=limit, unit=unit)

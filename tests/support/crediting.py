@@ -14,13 +14,14 @@ property and model tests.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from tests.support.cost import Counted, work
+from tests.support.cost import timed_question, work
 from tests.support.impl import Implementation, Module
 from tests.support.outcomes import Question, ShapeError, brief
 from tests.support.sessions import Shown, Transcript, expect_transcript, play
@@ -443,15 +444,11 @@ DECISIONS = 50  # measured, at n and at 8n waiting jobs
 
 
 def per_decision(impl: Module) -> Callable[[int], float]:
-    scheduler, job = impl.require("Scheduler"), impl.type_named("Job")
+    """Lines per decision (a start, then the job ends) with n jobs waiting in each of two
+    accounts."""
 
     def measure(count: int) -> float:
-        s = scheduler(impl.record("Config", slots=1))
-        for name in ("a", "b"):
-            s.open_account(name)
-            s.deposit(name, 10**9)
-            for i in range(count):
-                s.submit(job(f"{name}{i}", name, Counted(1 + i % 7), Counted(i % 5)))
+        s = _waiting(impl, count)
 
         def decide() -> None:
             for now in range(DECISIONS):
@@ -461,3 +458,43 @@ def per_decision(impl: Module) -> Callable[[int], float]:
         return work(decide) / DECISIONS
 
     return measure
+
+
+def _waiting(impl: Module, count: int) -> Any:
+    """A scheduler with one slot and two accounts, each with `count` jobs waiting.
+
+    Submitted in the order they will run, so that a module keeping sorted lists
+    appends each one: the setup costs any module O(n); only decisions are measured.
+    """
+    scheduler = impl.require("Scheduler")(impl.record("Config", slots=1))
+    job = impl.type_named("Job")
+    for name in ("a", "b"):
+        scheduler.open_account(name)
+        scheduler.deposit(name, 10**12)
+        for i in range(count):
+            scheduler.submit(job(f"{name}{i}", name, 1 + i % 7))
+    return scheduler
+
+
+TIMED_JOBS = 20_000  # and 160,000 per account: a copy or a shift of a queue costs a lot there
+
+
+def timed_decisions_question() -> Question:
+    return timed_question(
+        f"Scheduler(Config(slots=1)) with n jobs waiting in each of two accounts: the time of "
+        f"one decision (schedule, then the job ends), the least of several tries, at "
+        f"n = {TIMED_JOBS:,} and {8 * TIMED_JOBS:,}",
+        _prepare_decisions,
+        TIMED_JOBS,
+        unit="decision",
+    )
+
+
+def _prepare_decisions(impl: Module, count: int) -> Callable[[], object]:
+    scheduler, clock = _waiting(impl, count), itertools.count()
+
+    def decide() -> None:
+        (started,) = scheduler.schedule(now=next(clock))
+        scheduler.finish(started, 1)
+
+    return decide

@@ -9,6 +9,7 @@ container must be what the contract says (a list, an int).
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from tests.support.checks import answer, expect, expect_each, expect_that, expect_value_error
-from tests.support.cost import GROWTH, LEVEL, Counted, Growth, work
+from tests.support.cost import GROWTH, LEVEL, Growth, timed_question, work
 from tests.support.impl import Handle, Implementation, Module
 from tests.support.outcomes import (
     Question,
@@ -478,6 +479,7 @@ class MonitorWorkload:
 
 
 def monitor_cost_question(workload: MonitorWorkload) -> Question:
+    """Lines per beat and per check, counted, at n ranks and at 8n."""
     return Question(
         workload.text,
         partial(_ask_monitor_cost, workload),
@@ -498,33 +500,73 @@ def _level(small: float, large: float, unit: str) -> Growth:
     return Growth(large / max(small, 1.0) <= LEVEL, small, large, LEVEL, unit)
 
 
-def _shuffled(world_size: int, seed: int) -> list[Counted]:
-    ranks = [Counted(rank) for rank in range(world_size)]
+def _shuffled(world_size: int, seed: int) -> list[int]:
+    ranks = list(range(world_size))
     random.Random(seed).shuffle(ranks)
     return ranks
 
 
 def _run_rounds(impl: Module, world_size: int, workload: MonitorWorkload) -> Tally:
     monitor_class, rounds = impl.require("HeartbeatMonitor"), workload.rounds
-    clock = [Counted(BOOT)]
+    clock = [BOOT]
     monitor = monitor_class(world_size, 10 * (rounds + 1) * world_size, clock=lambda: clock[0])
     orders = [_shuffled(world_size, seed) for seed in range(rounds + 1)]
     if workload.warm:
         for rank in orders.pop(0):
-            clock[0] = Counted(clock[0] + 1)
+            clock[0] += 1
             monitor.beat(rank)
     tally, reports = Tally(), list[Any]()
     for ranks in orders[:rounds]:
         for rank in ranks:
-            clock[0] = Counted(clock[0] + 1)
+            clock[0] += 1
             tally.beat_lines += work(partial(monitor.beat, rank))
             tally.check_lines += work(lambda: reports.append(monitor.stopped()))
             tally.beats, tally.checks = tally.beats + 1, tally.checks + 1
-            if reports[-1] != []:
-                raise ShapeError(
-                    "stopped() reported ranks in a job where every rank was heard within the "
-                    "timeout (or is within its grace period since start): the answer is wrong, "
-                    "so its cost was not measured",
-                    brief(reports[-1]),
-                )
+            _nobody_reported(reports[-1])
     return tally
+
+
+def _nobody_reported(report: Any) -> None:
+    if report != []:
+        raise ShapeError(
+            "stopped() reported ranks in a job where every rank was heard within the "
+            "timeout (or is within its grace period since start): the answer is wrong, "
+            "so its cost was not measured",
+            brief(report),
+        )
+
+
+TIMED_RANKS = 1_000  # and 8,000: a copy of every rank costs microseconds there
+
+
+def monitor_timed_question(operation: str) -> Question:
+    """Microseconds per beat (or per check) of a warm monitor, at 1,000 ranks and at 8,000."""
+    return timed_question(
+        f"HeartbeatMonitor(n, timeout=10**12) where every rank has beaten: the time of one "
+        f"{'beat' if operation == 'beat' else 'stopped()'}, the least of several tries, at "
+        f"n = {TIMED_RANKS} and {GROWTH * TIMED_RANKS}",
+        partial(_prepare_monitor, operation),
+        TIMED_RANKS,
+        unit=operation,
+    )
+
+
+def _prepare_monitor(operation: str, impl: Module, world_size: int) -> Callable[[], object]:
+    clock = [BOOT]
+    monitor = impl.require("HeartbeatMonitor")(world_size, 10**12, clock=lambda: clock[0])
+    order = _shuffled(world_size, 1)
+    for rank in order:
+        clock[0] += 1
+        monitor.beat(rank)
+    _nobody_reported(monitor.stopped())
+    ranks = itertools.cycle(order)
+
+    def beat() -> None:
+        clock[0] += 1
+        monitor.beat(next(ranks))
+
+    def check() -> object:
+        clock[0] += 1
+        return monitor.stopped()
+
+    return beat if operation == "beat" else check

@@ -15,7 +15,9 @@ is reported as a near miss, with the call where it parts from the candidate.
 Each check records its questions, the candidate's outcomes and a `judge`
 that says whether any other outcomes would pass it; passing checks are
 recorded up to `KEPT_PER_TEST` per test (the first ones, where example
-tests put their cases), failures always.  The run's naming is made again at
+tests put their cases), failures always.  A timed cost check takes seconds
+to replay: its failures are matched against the mistakes of its own point
+only, and it is no evidence elsewhere.  The run's naming is made again at
 its end, with every check in hand, so a failure early in the run is named
 with the evidence of the tests after it.
 """
@@ -40,6 +42,7 @@ Judge = Callable[[Sequence[Outcome]], bool]  # would these outcomes pass the che
 class Check:
     exercise: str
     test: str
+    point: str
     questions: tuple[Question, ...]
     outcomes: tuple[Outcome, ...]  # the candidate's
     judge: Judge
@@ -60,11 +63,12 @@ class Ledger:
 
     checks: dict[str, list[Check]] = field(default_factory=dict)
     test: str = ""
+    point: str = ""
     kept_in_test: int = 0
     _answers: dict[tuple[str, int], tuple[Outcome, ...] | None] = field(default_factory=dict)
 
-    def begin(self, test: str) -> None:
-        self.test, self.kept_in_test = test, 0
+    def begin(self, test: str, point: str) -> None:
+        self.test, self.point, self.kept_in_test = test, point, 0
 
     def passed(
         self,
@@ -74,10 +78,12 @@ class Ledger:
         judge: Judge,
     ) -> None:
         """A check the candidate passed (the first KEPT_PER_TEST of each test are kept)."""
-        if not self.test or self.kept_in_test >= KEPT_PER_TEST:
+        if not self.test or self.kept_in_test >= KEPT_PER_TEST or _costly(questions):
             return
         self.kept_in_test += 1
-        check = Check(exercise, self.test, tuple(questions), tuple(outcomes), judge, True)
+        check = Check(
+            exercise, self.test, self.point, tuple(questions), tuple(outcomes), judge, True
+        )
         self.checks.setdefault(exercise, []).append(check)
 
     def failed(
@@ -88,7 +94,9 @@ class Ledger:
         judge: Judge,
     ) -> Check:
         """The failure a test ends with."""
-        check = Check(exercise, self.test, tuple(questions), tuple(outcomes), judge, False)
+        check = Check(
+            exercise, self.test, self.point, tuple(questions), tuple(outcomes), judge, False
+        )
         self.checks.setdefault(exercise, []).append(check)
         return check
 
@@ -98,6 +106,8 @@ class Ledger:
 
         named, near = [], []
         for mistake in catalogue.mistakes(failure.exercise):
+            if _costly(failure.questions) and mistake.point != failure.point:
+                continue  # seconds a replay: only the mistakes of its own point
             if self._answers_of(mistake, failure) != failure.outcomes:
                 continue
             parting = self._parting(mistake, failure)
@@ -110,7 +120,7 @@ class Ledger:
     def _parting(self, mistake: Mistake, failure: Check) -> str | None:
         """Where `mistake` parts from the candidate in the run's other checks, if anywhere."""
         for check in self.checks.get(failure.exercise, []):
-            if check is failure:
+            if check is failure or _costly(check.questions):
                 continue
             answers = self._answers_of(mistake, check)
             if answers is None or answers == check.outcomes:
@@ -131,6 +141,10 @@ class Ledger:
         if key not in self._answers:
             self._answers[key] = catalogue.replay(mistake, check.questions)
         return self._answers[key]
+
+
+def _costly(questions: Sequence[Question]) -> bool:
+    return any(question.costly for question in questions)
 
 
 def _short(check: Check) -> str:

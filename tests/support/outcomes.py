@@ -55,6 +55,9 @@ class Question:
     text: str
     ask: Callable[[Module], Any] = field(compare=False)
     show: Callable[[Any], str] = field(default=repr, compare=False)
+    # Seconds, not milliseconds, to answer (a timed cost check): replayed only on the
+    # gallery's mistakes of its own point, never as evidence elsewhere.
+    costly: bool = field(default=False, compare=False)
 
     def __str__(self) -> str:
         return self.text

@@ -218,7 +218,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Each test's time budget, output and evidence are its own."""
-    LEDGER.begin(item.nodeid)
+    LEDGER.begin(item.nodeid, rubric_point(item) or "")
     if JUDGE in item.config.stash:
         item.config.stash[JUDGE].begin(item.nodeid)
 

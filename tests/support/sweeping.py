@@ -15,7 +15,7 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from tests.support.checks import answer, expect, expect_that, expect_value_error
-from tests.support.cost import Counted, work
+from tests.support.cost import work
 from tests.support.impl import Implementation, Module
 from tests.support.outcomes import Question, ShapeError, brief, must_be_list, shown_list
 
@@ -287,7 +287,7 @@ def per_interval(impl: Module) -> Callable[[int], float]:
 
     def measure(count: int) -> float:
         # A staircase: each interval overlaps the next only.
-        log = [busy(i % 8, f"job{i}", Counted(3 * i), Counted(3 * i + 5)) for i in range(count)]
+        log = [busy(i % 8, f"job{i}", 3 * i, 3 * i + 5) for i in range(count)]
         return work(lambda: overlapping_jobs(log)) / count
 
     return measure

@@ -1,7 +1,6 @@
 """overlapping_jobs in O(n log n + pairs), counted: never every interval against every other.
 
-Work is the Python lines executed (tests/support/cost.py), never time; times
-are `Counted` ints, so comparisons done in C count too.  On a staircase of
+Work is the Python lines executed (tests/support/cost.py), never time.  On a staircase of
 intervals, each overlapping only the next, pairs grow linearly with n: the
 sweep's work per interval grows like log n at most, all pairs' like n.
 """

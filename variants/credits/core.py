@@ -18,6 +18,9 @@ virtual time (start-time fair queueing; an account's virtual time advances
 by cost / weight with each job it starts, from the larger of its own and
 the scheduler's: an account gets no credit for the time it could not run).
 
+Each reservation has its own number, so the expiry of one that was released
+never ends a later reservation of the same job.
+
 Cost: a decision is O(log n) in the waiting jobs, plus the accounts skipped.
 """
 
@@ -52,7 +55,7 @@ class _Job:
     job: Job
     seq: int  # submission order
     state: str = "queued"
-    expires: int | None = None  # when reserved
+    reservation: int | None = None  # which reservation holds it: each has its own number
 
 
 class Scheduler:
@@ -60,8 +63,9 @@ class Scheduler:
         self.config = config
         self._accounts: dict[str, _Account] = {}
         self._jobs: dict[Hashable, _Job] = {}
-        self._expiries: list[tuple[int, int, Hashable]] = []  # heap of (expires, seq, job id)
-        self._seq = itertools.count()
+        # (expires, reservation, job id): an entry whose reservation is gone is skipped
+        self._expiries: list[tuple[int, int, Hashable]] = []
+        self._seq, self._reservations = itertools.count(), itertools.count()
         self._running = 0
         self._vtime = Fraction(0)
         self._now: int | None = None
@@ -75,7 +79,7 @@ class Scheduler:
 
     def deposit(self, name: str, amount: int) -> None:
         account = self._account(name)
-        if amount < 1:
+        if _credits(amount, "a deposit") < 1:
             raise ValueError(f"a deposit is at least 1 credit, got {amount}")
         account.available += amount
         account.deposited += amount
@@ -85,7 +89,7 @@ class Scheduler:
         account = self._account(job.account)
         if job.id in self._jobs:
             raise ValueError(f"job {job.id!r} was already submitted")
-        if job.cost < 1:
+        if _credits(job.cost, "a job's cost") < 1:
             raise ValueError(f"a job costs at least 1 credit: {job}")
         entry = _Job(job, next(self._seq))
         self._jobs[job.id] = entry
@@ -105,8 +109,8 @@ class Scheduler:
         self._now = now
         account.available -= entry.job.cost
         account.reserved += entry.job.cost
-        entry.state, entry.expires = "reserved", now + ttl
-        heapq.heappush(self._expiries, (now + ttl, entry.seq, job_id))
+        entry.state, entry.reservation = "reserved", next(self._reservations)
+        heapq.heappush(self._expiries, (now + ttl, entry.reservation, job_id))
 
     def release(self, job_id: Hashable) -> None:
         self._release(self._job(job_id, "reserved"))
@@ -119,9 +123,9 @@ class Scheduler:
         self._check_time(now)
         self._now = now
         while self._expiries and self._expiries[0][0] <= now:
-            _, seq, job_id = heapq.heappop(self._expiries)
+            _, reservation, job_id = heapq.heappop(self._expiries)
             entry = self._jobs[job_id]
-            if entry.state == "reserved" and entry.seq == seq:
+            if entry.state == "reserved" and entry.reservation == reservation:
                 self._release(entry)
         started: list[Hashable] = []
         candidates = [
@@ -157,7 +161,7 @@ class Scheduler:
         if entry.state == "running":
             self._end(job_id, used, "cancelled")
             return
-        if used != 0:
+        if _credits(used, "used") != 0:
             raise ValueError(f"job {job_id!r} never ran: it used nothing, not {used}")
         if entry.state == "reserved":
             self._release(entry)
@@ -216,7 +220,7 @@ class Scheduler:
         if head.state == "queued":
             account.available -= head.job.cost
             account.reserved += head.job.cost
-        head.state, head.expires = "running", None
+        head.state, head.reservation = "running", None
         account.running += 1
         self._running += 1
         if self.config.fair:
@@ -228,11 +232,11 @@ class Scheduler:
         account = self._accounts[entry.job.account]
         account.available += entry.job.cost
         account.reserved -= entry.job.cost
-        entry.state, entry.expires = "queued", None
+        entry.state, entry.reservation = "queued", None
 
     def _end(self, job_id: Hashable, used: int, state: str) -> None:
         entry = self._job(job_id, "running")
-        if not 0 <= used <= entry.job.cost:
+        if not 0 <= _credits(used, "used") <= entry.job.cost:
             raise ValueError(f"used must be between 0 and the cost {entry.job.cost}, got {used}")
         account = self._accounts[entry.job.account]
         account.reserved -= entry.job.cost
@@ -241,3 +245,10 @@ class Scheduler:
         account.running -= 1
         self._running -= 1
         entry.state = state
+
+
+def _credits(value: object, what: str) -> int:
+    """`value` if it is an int of credits; ValueError for a float, a bool, anything else."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} is an int of credits, never a {type(value).__name__}: {value!r}")
+    return value
