@@ -17,6 +17,7 @@ RULE = (
 )
 
 
+@pytest.mark.rules(7)
 def test_a_batch_holds_one_bucket(impl: Implementation) -> None:
     steps = [
         submit("a", 0, tokens=1),
@@ -32,6 +33,7 @@ def test_a_batch_holds_one_bucket(impl: Implementation) -> None:
     expect_session(impl, session, want, rule=RULE)
 
 
+@pytest.mark.rules(7)
 def test_a_request_on_a_boundary_belongs_below_it(impl: Implementation) -> None:
     """4 tokens with boundaries (4, 8) is bucket 0, with 1 and 3; 5 is bucket 1."""
     steps = [
@@ -47,6 +49,7 @@ def test_a_request_on_a_boundary_belongs_below_it(impl: Implementation) -> None:
     expect_session(impl, session, want, rule=RULE)
 
 
+@pytest.mark.rules(7, 11)
 def test_each_bucket_waits_on_its_own_requests(impl: Implementation) -> None:
     """Bucket 0's a arrives at 0 and bucket 1's b at 5: a goes at 10, b at 15."""
     steps = [submit("a", 0, tokens=2), submit("b", 5, tokens=6), poll(10), poll(14), poll(15)]
@@ -57,6 +60,7 @@ def test_each_bucket_waits_on_its_own_requests(impl: Implementation) -> None:
     expect_session(impl, session, want, rule=RULE)
 
 
+@pytest.mark.rules(9, 12)
 def test_a_full_bucket_goes_while_another_waits(impl: Implementation) -> None:
     """Size 2: two short ones fill their batch; the long one waits for its own deadline."""
     steps = [
@@ -72,6 +76,7 @@ def test_a_full_bucket_goes_while_another_waits(impl: Implementation) -> None:
     expect_session(impl, session, want, rule=RULE)
 
 
+@pytest.mark.rules(12)
 def test_buckets_go_in_the_service_order_of_their_first_requests(impl: Implementation) -> None:
     """One slot, both buckets ready: the bucket whose first request comes first goes first."""
     steps = [submit("long", 0, tokens=7), submit("short", 0, tokens=1, priority=1), poll(10)]

@@ -28,6 +28,7 @@ RULE = (
 )
 
 
+@pytest.mark.rules(14)
 def test_a_request_cancelled_while_queued_is_never_sent(impl: Implementation) -> None:
     steps = [submit("a", 0), submit("b", 0), cancel("a", 1), poll(5)]
     want = ["queued", "queued", "cancelled now", sends((["b"], 1))]
@@ -35,6 +36,7 @@ def test_a_request_cancelled_while_queued_is_never_sent(impl: Implementation) ->
     expect_session(impl, session, want, rule=RULE)
 
 
+@pytest.mark.rules(14)
 def test_a_request_cancelled_in_flight_ends_cancelled_alone(impl: Implementation) -> None:
     """b is cancelled while its batch runs: b ends cancelled; a and c get their results."""
     steps = [
@@ -57,6 +59,7 @@ def test_a_request_cancelled_in_flight_ends_cancelled_alone(impl: Implementation
     expect_session(impl, session, want, rule=RULE)
 
 
+@pytest.mark.rules(14)
 def test_a_cancelled_request_cannot_be_cancelled_again(impl: Implementation) -> None:
     """Once ended it is unknown: cancelling it again, or an id never seen, is a ValueError."""
     steps = [submit("a", 0), cancel("a", 0), cancel("a", 0), cancel("nobody", 0)]
@@ -65,6 +68,7 @@ def test_a_cancelled_request_cannot_be_cancelled_again(impl: Implementation) -> 
     expect_session(impl, session, want, rule=RULE)
 
 
+@pytest.mark.rules(10)
 def test_a_request_queued_longer_than_its_timeout_times_out(impl: Implementation) -> None:
     """Timeout 5: queued 5 ticks it is still waiting; 6, it times out, never sent."""
     steps = [submit("a", 0, timeout=5), poll(5), poll(6), poll(100)]
@@ -73,6 +77,7 @@ def test_a_request_queued_longer_than_its_timeout_times_out(impl: Implementation
     expect_session(impl, session, want, rule=RULE)
 
 
+@pytest.mark.rules(10)
 def test_timing_out_comes_before_sending(impl: Implementation) -> None:
     """At 10 a's batch is due and a has outlived its timeout of 3: a times out; b goes alone."""
     steps = [submit("a", 0, timeout=3), submit("b", 0), poll(10)]
@@ -81,6 +86,7 @@ def test_timing_out_comes_before_sending(impl: Implementation) -> None:
     expect_session(impl, session, want, rule=RULE)
 
 
+@pytest.mark.rules(10, 11)
 def test_a_timeout_equal_to_max_wait_never_bites_a_free_slot(impl: Implementation) -> None:
     """Timeout 10, max_wait 10: at 10 the request has waited max_wait and not outlived 10."""
     steps = [submit("a", 0, timeout=10), poll(10)]
@@ -89,6 +95,7 @@ def test_a_timeout_equal_to_max_wait_never_bites_a_free_slot(impl: Implementatio
     expect_session(impl, session, want, rule=RULE)
 
 
+@pytest.mark.rules(10)
 def test_a_timeout_no_longer_applies_once_sent(impl: Implementation) -> None:
     """Sent at 0 with a timeout of 1, completed at 50: a result, not a timeout."""
     steps = [submit("a", 0, timeout=1), poll(0), poll(50), complete(1, 50)]
@@ -97,6 +104,7 @@ def test_a_timeout_no_longer_applies_once_sent(impl: Implementation) -> None:
     expect_session(impl, session, want, rule=RULE)
 
 
+@pytest.mark.rules(3, 10)
 def test_a_timed_out_request_frees_its_place(impl: Implementation) -> None:
     """max_queue 1: once a has timed out, b fits."""
     steps = [submit("a", 0, timeout=0), submit("b", 0), poll(1), submit("b", 1)]

@@ -16,7 +16,7 @@ from tests.support.batching import (
 )
 from tests.support.impl import Implementation
 
-pytestmark = pytest.mark.batch_in_flight
+pytestmark = [pytest.mark.batch_in_flight, pytest.mark.rules(12)]
 
 RULE = (
     "poll sends batches only while fewer than max_in_flight are sent and not completed; a "

@@ -39,7 +39,7 @@ from tests.support.batching import (
 from tests.support.checks import expect_that
 from tests.support.impl import Implementation
 
-pytestmark = pytest.mark.batch_model
+pytestmark = [pytest.mark.batch_model, pytest.mark.rules(17)]
 
 RULE = "the contract, step by step: see variants/batcher/README.md"
 

@@ -16,7 +16,7 @@ from tests.support.batching import (
 )
 from tests.support.impl import Implementation
 
-pytestmark = pytest.mark.batch_priority
+pytestmark = [pytest.mark.batch_priority, pytest.mark.rules(6)]
 
 RULE = (
     "service order: requests queued `ageing` ticks or more first, then higher priority, then "

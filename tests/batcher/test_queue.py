@@ -7,7 +7,7 @@ import pytest
 from tests.support.batching import NOTHING, Session, expect_session, poll, sends, submit
 from tests.support.impl import Implementation
 
-pytestmark = pytest.mark.batch_queue
+pytestmark = [pytest.mark.batch_queue, pytest.mark.rules(3)]
 
 RULE = (
     "submit raises QueueFull at once when max_queue requests are queued (backpressure): the "

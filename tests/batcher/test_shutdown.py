@@ -26,6 +26,7 @@ RULE = (
 )
 
 
+@pytest.mark.rules(4)
 def test_a_closed_batcher_refuses_new_requests(impl: Implementation) -> None:
     steps = [submit("a", 0), close(), submit("b", 1)]
     want = ["queued", "closed", "Closed"]
@@ -33,6 +34,7 @@ def test_a_closed_batcher_refuses_new_requests(impl: Implementation) -> None:
     expect_session(impl, session, want, rule=RULE)
 
 
+@pytest.mark.rules(16)
 def test_closing_sends_the_queue_without_waiting(impl: Implementation) -> None:
     """max_wait 100, size 2: after close, a and b go at once, then c alone."""
     steps = [submit("a", 0), submit("b", 0), submit("c", 0), poll(1), close(), poll(1)]
@@ -43,6 +45,7 @@ def test_closing_sends_the_queue_without_waiting(impl: Implementation) -> None:
     expect_session(impl, session.then(*steps_after), [*want, *want_after], rule=RULE)
 
 
+@pytest.mark.rules(16)
 def test_closing_sends_a_partial_batch_at_once(impl: Implementation) -> None:
     steps = [submit("a", 0), poll(1), close(), poll(1)]
     want = ["queued", NOTHING, "closed", sends((["a"], 1))]
@@ -50,6 +53,7 @@ def test_closing_sends_a_partial_batch_at_once(impl: Implementation) -> None:
     expect_session(impl, session, want, rule=RULE)
 
 
+@pytest.mark.rules(16, 17)
 def test_nothing_accepted_is_lost(impl: Implementation) -> None:
     """Close with two batches' worth queued and one in flight: every request gets a result."""
     steps = [

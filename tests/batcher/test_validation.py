@@ -13,6 +13,7 @@ from tests.support.batching import (
     construction,
     expect_session,
     poll,
+    results,
     sends,
     submit,
 )
@@ -28,6 +29,7 @@ RULE = (
 GOOD = {"max_batch_size": 4, "max_wait": 10, "max_queue": 8}
 
 
+@pytest.mark.rules(2)
 @pytest.mark.parametrize(
     ("change", "problem"),
     [
@@ -48,6 +50,7 @@ def test_an_impossible_configuration_is_refused(
     expect_value_error(impl, construction(GOOD | change), problem)
 
 
+@pytest.mark.rules(5)
 @pytest.mark.parametrize(
     ("request_step", "problem"),
     [
@@ -64,6 +67,7 @@ def test_an_impossible_request_is_refused(
     expect_session(impl, session, ["ValueError", sends()], rule=f"{RULE} ({problem})")
 
 
+@pytest.mark.rules(5)
 def test_an_id_already_queued_is_refused(impl: Implementation) -> None:
     """Two requests with one id: their callers could not tell their results apart."""
     steps = [submit("a", 0), submit("a", 1), poll(10)]
@@ -71,12 +75,14 @@ def test_an_id_already_queued_is_refused(impl: Implementation) -> None:
     expect_session(impl, Session.of(steps, **GOOD), want, rule=RULE)
 
 
+@pytest.mark.rules(5)
 def test_an_id_in_flight_is_refused(impl: Implementation) -> None:
     steps = [submit("a", 0), poll(10), submit("a", 11), complete(1, 12)]
     want = ["queued", sends((["a"], 1)), "ValueError", (("a", "result", "out:a"),)]
     expect_session(impl, Session.of(steps, **GOOD), want, rule=RULE)
 
 
+@pytest.mark.rules(1)
 @pytest.mark.parametrize(
     "late_step",
     [submit("b", 4), poll(4), cancel("a", 4)],
@@ -89,6 +95,17 @@ def test_time_never_goes_back(impl: Implementation, late_step: tuple[Any, ...]) 
     expect_session(impl, Session.of(steps, **GOOD), want, rule=RULE)
 
 
+@pytest.mark.rules(1, 13)
+def test_a_completion_at_an_earlier_time_is_refused_and_the_batch_stays_in_flight(
+    impl: Implementation,
+) -> None:
+    """Batch 1 sent at 10: complete(1, now=4) is refused, and completing it at 11 still works."""
+    steps = [submit("a", 0), poll(10), complete(1, 4), complete(1, 11)]
+    want = ["queued", sends((["a"], 1)), "ValueError", results("a")]
+    expect_session(impl, Session.of(steps, **GOOD), want, rule=RULE)
+
+
+@pytest.mark.rules(1)
 def test_time_may_stand_still(impl: Implementation) -> None:
     steps = [submit("a", 5), poll(5), submit("b", 5), poll(5)]
     want = ["queued", sends(), "queued", sends()]

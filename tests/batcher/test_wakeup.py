@@ -6,6 +6,7 @@ import pytest
 
 from tests.support.batching import (
     Session,
+    cancel,
     close,
     expect_session,
     poll,
@@ -16,7 +17,7 @@ from tests.support.batching import (
 )
 from tests.support.impl import Implementation
 
-pytestmark = pytest.mark.batch_wakeup
+pytestmark = [pytest.mark.batch_wakeup, pytest.mark.rules(15)]
 
 RULE = (
     "after poll(now), next_wakeup() is the earliest tick at which a poll, with nothing else "
@@ -68,4 +69,12 @@ def test_closing_with_slots_busy_wakes_only_for_timeouts(impl: Implementation) -
     steps = [submit("a", 0), poll(0), submit("b", 1), close(), poll(2), wakeup()]
     want = ["queued", sends((["a"], 1)), "queued", "closed", sends(), wakes(None)]
     session = Session.of(steps, max_batch_size=4, max_wait=0, max_queue=4)
+    expect_session(impl, session, want, rule=RULE)
+
+
+def test_a_cancelled_request_sets_no_wakeup(impl: Implementation) -> None:
+    """a at 3 is cancelled; b arrived at 5: wake at 15, b's deadline, not a's 13."""
+    steps = [submit("a", 3), submit("b", 5), cancel("a", 6), poll(6), wakeup()]
+    want = ["queued", "queued", "cancelled now", sends(), wakes(15)]
+    session = Session.of(steps, max_batch_size=4, max_wait=10, max_queue=4)
     expect_session(impl, session, want, rule=RULE)
