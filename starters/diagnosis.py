@@ -72,7 +72,8 @@ def diagnose(
     hung: the ranks heard and not stopped whose highest progress heard by `now`
     was first heard more than `stall_timeout` ticks ago; lowest progress first,
     then the longest stalled, then by rank.  ValueError as `detect`, and for a
-    negative stall_timeout or progress.
+    negative stall_timeout or progress.  `beats` is any iterable, read once and
+    never modified.
     """
     raise NotImplementedError("diagnose")
 
@@ -90,9 +91,10 @@ def guard_mass_silence(
 ) -> Guarded:
     """A rank's silence began at last_heard (start if never heard).  The densest group of
     ranks whose silences began within `window` ticks of each other (the earliest if
-    several) is a collector fault when it has more than fraction * world_size ranks and
-    at least two; the rest of the report stays, in order.  ValueError for a fraction
-    outside (0, 1], a negative window, a rank outside the world or reported twice.
+    several) is a collector fault when it has more than fraction * world_size ranks (a
+    float fraction at its exact binary value) and at least two; the rest of the report
+    stays, in order.  ValueError for a fraction outside (0, 1], a negative window, a rank
+    outside the world or reported twice.  `stopped` is any iterable, read once.
     """
     raise NotImplementedError("guard_mass_silence")
 

@@ -8,7 +8,6 @@ The deadline belongs to the oldest request still queued.
 
 from __future__ import annotations
 
-from gallery.batcher.right_rescan import Batcher as Written
 from gallery.batcher.right_rescan import (  # noqa: F401 (its own types, read by the suite)
     Batch,
     Closed,
@@ -17,6 +16,7 @@ from gallery.batcher.right_rescan import (  # noqa: F401 (its own types, read by
     QueueFull,
     Request,
 )
+from gallery.batcher.right_rescan import Batcher as Written
 
 FAILS = "batch_triggers"
 

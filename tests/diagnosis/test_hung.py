@@ -34,6 +34,7 @@ def _steady(rank: int, until: int, *, stuck_at: int | None = None) -> list[Beat]
     ]
 
 
+@pytest.mark.rules(2)
 def test_a_rank_beating_without_progress_is_hung_not_stopped(impl: Implementation) -> None:
     """Rank 1 beats to the end, but its progress froze at tick 40 (step 4)."""
     beats = _steady(0, 100) + _steady(1, 100, stuck_at=40)
@@ -42,12 +43,14 @@ def test_a_rank_beating_without_progress_is_hung_not_stopped(impl: Implementatio
     expect(impl, diagnose_question(case), want, rule=RULE)
 
 
+@pytest.mark.rules(2)
 def test_a_stall_of_exactly_stall_timeout_is_not_hung(impl: Implementation) -> None:
     beats = _steady(0, 100, stuck_at=50)
     case = Case(tuple(beats), world_size=1, start=0, now=100, timeout=30, stall_timeout=50)
     expect(impl, diagnose_question(case), ((), ()), rule=RULE)
 
 
+@pytest.mark.rules(2)
 def test_the_stall_counts_from_the_first_beat_with_the_highest_progress(
     impl: Implementation,
 ) -> None:
@@ -57,6 +60,7 @@ def test_the_stall_counts_from_the_first_beat_with_the_highest_progress(
     expect(impl, diagnose_question(case), ((), (HungRow(0, 7, 20, 35),)), rule=RULE)
 
 
+@pytest.mark.rules(1, 2)
 def test_a_stopped_rank_is_stopped_only(impl: Implementation) -> None:
     """Silent and without progress: reported once, as stopped."""
     beats = [Beat(0, 0, 0, 1), Beat(1, 0, 0, 1), Beat(1, 90, 90, 2)]
@@ -64,12 +68,14 @@ def test_a_stopped_rank_is_stopped_only(impl: Implementation) -> None:
     expect(impl, diagnose_question(case), ((Row(0, 0, 100),), ()), rule=RULE)
 
 
+@pytest.mark.rules(2)
 def test_a_rank_never_heard_is_never_hung(impl: Implementation) -> None:
     """Rank 1 has not spoken yet and is within its timeout: nothing is known of its progress."""
     case = Case((Beat(0, 0, 95, 3),), world_size=2, start=80, now=100, timeout=30, stall_timeout=5)
     expect(impl, diagnose_question(case), ((), ()), rule=RULE)
 
 
+@pytest.mark.rules(3)
 def test_a_late_beat_with_lower_progress_changes_nothing(impl: Implementation) -> None:
     """Progress 5 heard at 10; a beat carrying 4 arrives at 60 (sent long before): still 5
     since 10, so hung at 70; the late beat is not progress going back to 4 since 60."""
@@ -78,6 +84,7 @@ def test_a_late_beat_with_lower_progress_changes_nothing(impl: Implementation) -
     expect(impl, diagnose_question(case), ((), (HungRow(0, 5, 10, 60),)), rule=RULE)
 
 
+@pytest.mark.rules(2)
 def test_beats_after_now_are_not_heard_yet(impl: Implementation) -> None:
     """Replaying as of 50: the progress heard at 60 does not count yet."""
     beats = (Beat(0, 0, 0, 1), Beat(0, 10, 10, 1), Beat(0, 40, 40, 1), Beat(0, 60, 60, 9))
@@ -85,6 +92,7 @@ def test_beats_after_now_are_not_heard_yet(impl: Implementation) -> None:
     expect(impl, diagnose_question(case), ((), (HungRow(0, 1, 0, 50),)), rule=RULE)
 
 
+@pytest.mark.rules(1)
 def test_the_stopped_ranks_are_exactly_detects(impl: Implementation) -> None:
     """Rank 2 never heard and rank 0 silent since 10: both stopped, longest silence first."""
     beats = (Beat(0, 10, 10, 1), Beat(1, 95, 95, 3))
@@ -99,6 +107,7 @@ beats = st.lists(
 )
 
 
+@pytest.mark.rules(1, 2, 3, 4)
 @given(beats, st.integers(0, 45), st.integers(0, 20), st.integers(0, 20))
 def test_any_small_case_matches_the_oracle(
     impl: Implementation, heard: list[Beat], now: int, timeout: int, stall: int

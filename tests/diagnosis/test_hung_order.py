@@ -8,7 +8,7 @@ from tests.support.checks import expect
 from tests.support.diagnosing import Beat, Case, HungRow, diagnose_question
 from tests.support.impl import Implementation
 
-pytestmark = pytest.mark.hung_order
+pytestmark = [pytest.mark.hung_order, pytest.mark.rules(4)]
 
 RULE = (
     "hung ranks are ordered by progress ascending (the lowest is the one the others wait "

@@ -28,6 +28,7 @@ def _silent(*ranks: int, since: int, now: int = 10_000) -> tuple[Row, ...]:
     return tuple(Row(r, since + r % 7, now - since - r % 7) for r in ranks)
 
 
+@pytest.mark.rules(9)
 def test_a_collector_stall_is_one_fault_not_many_deaths(impl: Implementation) -> None:
     """Five of eight ranks fell silent within 6 ticks: a collector fault (5 > 8/4)."""
     report = Report(_silent(0, 1, 2, 3, 4, since=9_000), 8, 0, 1_000, QUARTER)
@@ -35,12 +36,14 @@ def test_a_collector_stall_is_one_fault_not_many_deaths(impl: Implementation) ->
     expect(impl, guard_question(report), want, rule=RULE)
 
 
+@pytest.mark.rules(9)
 def test_exactly_the_fraction_is_not_a_fault(impl: Implementation) -> None:
     """Two of eight ranks is a quarter, not more than a quarter: both reported."""
     report = Report(_silent(0, 1, since=9_000), 8, 0, 1_000, QUARTER)
     expect(impl, guard_question(report), (report.stopped, None), rule=RULE)
 
 
+@pytest.mark.rules(8)
 def test_the_window_includes_its_edge(impl: Implementation) -> None:
     """Silences beginning 1,000 ticks apart are within a window of 1,000."""
     stopped = (Row(0, 5_000, 5_000), Row(1, 5_500, 4_500), Row(2, 6_000, 4_000))
@@ -48,12 +51,14 @@ def test_the_window_includes_its_edge(impl: Implementation) -> None:
     expect(impl, guard_question(report), ((), ((0, 1, 2), (5_000, 6_000))), rule=RULE)
 
 
+@pytest.mark.rules(8)
 def test_silences_too_far_apart_are_separate_deaths(impl: Implementation) -> None:
     stopped = (Row(0, 5_000, 5_000), Row(1, 6_001, 3_999), Row(2, 7_002, 2_998))
     report = Report(stopped, 4, 0, 1_000, QUARTER)
     expect(impl, guard_question(report), (stopped, None), rule=RULE)
 
 
+@pytest.mark.rules(7)
 def test_ranks_never_heard_fell_silent_at_start(impl: Implementation) -> None:
     """Three ranks never heard since start 100, a fourth heard at 150: one window of 50."""
     stopped = (Row(1, None, 900), Row(2, None, 900), Row(3, None, 900), Row(0, 150, 850))
@@ -61,6 +66,7 @@ def test_ranks_never_heard_fell_silent_at_start(impl: Implementation) -> None:
     expect(impl, guard_question(report), ((), ((0, 1, 2, 3), (100, 150))), rule=RULE)
 
 
+@pytest.mark.rules(8)
 def test_the_densest_window_is_the_fault(impl: Implementation) -> None:
     """Three silences at 100-110 and four at 500-520, window 50, world 8: the four are the
     fault; the three stay reported (one fault at a time, the densest)."""
@@ -70,6 +76,28 @@ def test_the_densest_window_is_the_fault(impl: Implementation) -> None:
     expect(impl, guard_question(report), (early, ((3, 4, 5, 6), (500, 520))), rule=RULE)
 
 
+@pytest.mark.rules(9)
+def test_a_float_fraction_is_taken_at_its_binary_value(impl: Implementation) -> None:
+    """0.3 is a little less than 3/10 in binary, so 3 ranks of 10 are more than 0.3 * 10: a
+    fault. Read as the decimal 3/10 (or multiplied in floats, 3.0000000000000004), 3 is not
+    more, and the stall would pass for three deaths."""
+    report = Report(_silent(0, 1, 2, since=9_000), 10, 0, 1_000, 0.3)
+    want = ((), ((0, 1, 2), (9_000, 9_002)))
+    expect(impl, guard_question(report), want, rule=RULE)
+
+
+@pytest.mark.rules(8)
+def test_of_equally_dense_groups_the_earliest_is_the_fault(impl: Implementation) -> None:
+    """Ranks 0-2 fell silent at 1,000-1,002, ranks 3-5 at 5,000-5,002: as dense; the fault is
+    the earlier group, and the later one stays in the report."""
+    early = tuple(Row(r, 1_000 + r, 9_000 - r) for r in (0, 1, 2))
+    late = tuple(Row(r, 5_000 + r - 3, 5_003 - r) for r in (3, 4, 5))
+    report = Report((*early, *late), 20, 0, 10, Fraction(1, 10))
+    want = (late, ((0, 1, 2), (1_000, 1_002)))
+    expect(impl, guard_question(report), want, rule=RULE)
+
+
+@pytest.mark.rules(7, 8, 9)
 @given(
     st.lists(st.tuples(st.integers(0, 9), st.none() | st.integers(0, 30)), max_size=10),
     st.integers(0, 15),

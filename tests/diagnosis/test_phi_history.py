@@ -25,11 +25,13 @@ RULE = (
 )
 
 
+@pytest.mark.rules(13)
 def test_before_any_heartbeat_phi_is_zero(impl: Implementation) -> None:
     t = trace(phi_at(0, 10_000_000), available_at(10_000_000))
     expect(impl, trace_question(t), trace_oracle(t), rule=RULE)
 
 
+@pytest.mark.rules(12)
 def test_one_heartbeat_then_silence_becomes_suspicious(impl: Implementation) -> None:
     """The bootstrap (750 and 1,250 ms) makes a process heard once suspicious after about
     4.6 s (mean 1 s + 3 s pause, deviation 250 ms); without it there would be no statistics."""
@@ -40,6 +42,7 @@ def test_one_heartbeat_then_silence_becomes_suspicious(impl: Implementation) -> 
     expect(impl, trace_question(t), want, rule=RULE)
 
 
+@pytest.mark.rules(12)
 def test_the_bootstrap_is_forgotten_once_the_window_is_full(impl: Implementation) -> None:
     """max_sample_size 4: after five steady intervals of 1,000 ms the deviation is 0 (the
     floor, 100 ms, applies); with the bootstrap still in it, it would be 177 ms."""
@@ -47,6 +50,7 @@ def test_the_bootstrap_is_forgotten_once_the_window_is_full(impl: Implementation
     expect(impl, trace_question(t), trace_oracle(t), rule=RULE)
 
 
+@pytest.mark.rules(12)
 def test_an_interval_that_ended_a_suspicion_is_not_recorded(impl: Implementation) -> None:
     """Steady 1 s heartbeats, then a 20 s gap (suspected), then steady again: the 20 s
     interval is left out, so 4.4 s of silence later is as unsuspicious as before the gap."""
@@ -58,6 +62,7 @@ def test_an_interval_that_ended_a_suspicion_is_not_recorded(impl: Implementation
     expect(impl, trace_question(t), answers, rule=RULE)
 
 
+@pytest.mark.rules(12)
 def test_the_window_keeps_the_last_max_sample_size_intervals(impl: Implementation) -> None:
     """Three intervals of 500 then three of 1,500 with a window of 3: the mean is 1,500."""
     beats = [("beat", t) for t in (0, 500, 1_000, 1_500, 3_000, 4_500, 6_000)]

@@ -28,17 +28,20 @@ RULE = (
 )
 
 
+@pytest.mark.rules(13)
 def test_phi_follows_akkas_formula(impl: Implementation) -> None:
     """Steady 1 s heartbeats: phi at a few silences around the 4 s mean."""
     t = trace(beats_every(1_000, 30), phi_at(*(29_000 + s for s in (3_000, 4_000, 4_300, 4_700))))
     expect(impl, trace_question(t), trace_oracle(t), rule=RULE)
 
 
+@pytest.mark.rules(13)
 def test_the_acceptable_pause_moves_the_mean_not_the_deviation(impl: Implementation) -> None:
     t = trace(beats_every(1_000, 30), phi_at(29_000 + 1_400), acceptable_heartbeat_pause=0)
     expect(impl, trace_question(t), trace_oracle(t), rule=RULE)
 
 
+@pytest.mark.rules(13)
 def test_the_deviation_never_falls_below_its_floor(impl: Implementation) -> None:
     """Perfectly regular heartbeats (deviation 0 once the bootstrap has left the window):
     without the floor, 1 ms past the mean would be infinitely suspicious."""
@@ -46,6 +49,7 @@ def test_the_deviation_never_falls_below_its_floor(impl: Implementation) -> None
     expect(impl, trace_question(t), trace_oracle(t), rule=RULE)
 
 
+@pytest.mark.rules(13)
 def test_the_deviation_is_the_populations(impl: Implementation) -> None:
     """Intervals alternating 800 and 1,200 ms (a window of 20): the deviation is 200 over
     n, not 205 over n - 1, as Akka's history computes it."""
@@ -56,6 +60,7 @@ def test_the_deviation_is_the_populations(impl: Implementation) -> None:
     expect(impl, trace_question(t), trace_oracle(t), rule=RULE)
 
 
+@pytest.mark.rules(14)
 def test_a_silence_far_below_the_mean_is_phi_zero_not_an_overflow(impl: Implementation) -> None:
     """Right after a heartbeat, y is about -40 and exp(-y * ...) is e**4580: a float
     overflows; phi is 0 there."""
@@ -63,12 +68,14 @@ def test_a_silence_far_below_the_mean_is_phi_zero_not_an_overflow(impl: Implemen
     expect(impl, trace_question(t), trace_oracle(t), rule=RULE)
 
 
+@pytest.mark.rules(15)
 def test_available_is_phi_below_the_threshold(impl: Implementation) -> None:
     """Threshold 1: phi crosses it between 4.0 s and 4.2 s of silence."""
     t = trace(beats_every(1_000, 30), available_at(29_000 + 4_000, 29_000 + 4_200), threshold=1.0)
     expect(impl, trace_question(t), (True, False), rule=RULE)
 
 
+@pytest.mark.rules(12, 13)
 @given(
     st.lists(st.integers(1, 3_000), min_size=1, max_size=30),
     st.integers(0, 12_000),

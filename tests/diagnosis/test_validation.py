@@ -23,6 +23,7 @@ from tests.support.impl import Implementation
 pytestmark = pytest.mark.diagnosis_validation
 
 
+@pytest.mark.rules(6)
 @pytest.mark.parametrize(
     ("case", "problem"),
     [
@@ -45,6 +46,7 @@ def test_diagnose_refuses_impossible_input(impl: Implementation, case: Case, pro
     expect_value_error(impl, diagnose_question(case), problem)
 
 
+@pytest.mark.rules(10)
 @pytest.mark.parametrize(
     ("report", "problem"),
     [
@@ -62,6 +64,7 @@ def test_the_guard_refuses_impossible_input(
     expect_value_error(impl, guard_question(report), problem)
 
 
+@pytest.mark.rules(16)
 @pytest.mark.parametrize(
     ("settings", "problem"),
     [
@@ -79,5 +82,6 @@ def test_phi_refuses_impossible_settings(
     expect_value_error(impl, phi_construction(settings), problem)
 
 
+@pytest.mark.rules(11)
 def test_phi_refuses_a_clock_that_goes_back(impl: Implementation) -> None:
     expect_value_error(impl, phi_clock_back(), "a clock going back")

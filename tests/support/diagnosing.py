@@ -67,21 +67,48 @@ class Case:
 Answer = tuple[tuple[Row, ...], tuple[HungRow, ...]]
 
 
-def diagnose_question(case: Case) -> Question:
+def diagnose_question(case: Case, *, form: str = "list", keeps_input: bool = False) -> Question:
+    """diagnose asked `case`, its beats passed as a list, an iterator or a generator; with
+    `keeps_input`, an answer that changed the caller's list is malformed."""
+    text = str(case)
+    if form != "list":
+        listed = text[len("diagnose(") :].split(", world_size=")[0]
+        given = f"iter({listed})" if form == "iterator" else f"(b for b in {listed})"
+        text = text.replace(listed, given, 1)
+    return Question(text, partial(_ask_diagnose_question, case, form, keeps_input), show_diagnosis)
 
-    return Question(str(case), partial(_ask_diagnose_question, case), show_diagnosis)
+
+def _given(items: list[Any], form: str) -> Any:
+    if form == "iterator":
+        return iter(items)
+    if form == "generator":
+        return (item for item in items)
+    return items
 
 
-def _ask_diagnose_question(case: Case, impl: Module) -> Answer:
+def _kept(items: list[Any], before: list[Any], result: Any) -> None:
+    if items != before:
+        raise ShapeError(
+            "it changed the caller's list (now "
+            f"{[tuple(i) for i in items]}): read the input, never modify it",
+            brief(result),
+        )
+
+
+def _ask_diagnose_question(case: Case, form: str, keeps_input: bool, impl: Module) -> Answer:
     diagnose, beat = impl.require("diagnose"), impl.type_named("Beat")
+    beats = [beat(*b) for b in case.beats]
+    before = list(beats)
     result = diagnose(
-        [beat(*b) for b in case.beats],
+        _given(beats, form),
         world_size=case.world_size,
         start=case.start,
         now=case.now,
         timeout=case.timeout,
         stall_timeout=case.stall_timeout,
     )
+    if keeps_input:
+        _kept(beats, before, result)
     try:
         stopped, hung = result.stopped, result.hung
         found = tuple(
@@ -129,12 +156,17 @@ class Report:
     world_size: int
     start: int
     window: int
-    fraction: Fraction
+    fraction: Fraction | float
 
     def __str__(self) -> str:
+        fraction = (
+            f"Fraction('{self.fraction}')"
+            if isinstance(self.fraction, Fraction)
+            else repr(self.fraction)
+        )
         return (
             f"guard_mass_silence({shown_list(self.stopped)}, world_size={self.world_size}, "
-            f"start={self.start}, window={self.window}, fraction=Fraction('{self.fraction}'))"
+            f"start={self.start}, window={self.window}, fraction={fraction})"
         )
 
 
@@ -142,20 +174,29 @@ Fault = tuple[tuple[int, ...], tuple[int, int]]
 Guarded = tuple[tuple[Row, ...], Fault | None]
 
 
-def guard_question(report: Report) -> Question:
+def guard_question(report: Report, *, form: str = "list", keeps_input: bool = False) -> Question:
+    """guard_mass_silence asked `report`, its rows as a list, an iterator or a generator."""
+    text = str(report)
+    if form != "list":
+        listed = shown_list(report.stopped)
+        given = f"iter({listed})" if form == "iterator" else f"(s for s in {listed})"
+        text = text.replace(listed, given, 1)
+    return Question(text, partial(_ask_guard_question, report, form, keeps_input), show_guarded)
 
-    return Question(str(report), partial(_ask_guard_question, report), show_guarded)
 
-
-def _ask_guard_question(report: Report, impl: Module) -> Guarded:
+def _ask_guard_question(report: Report, form: str, keeps_input: bool, impl: Module) -> Guarded:
     guard, stopped = impl.require("guard_mass_silence"), impl.type_named("Stopped")
+    given = [stopped(*row) for row in report.stopped]
+    before = list(given)
     result = guard(
-        [stopped(*row) for row in report.stopped],
+        _given(given, form),
         world_size=report.world_size,
         start=report.start,
         window=report.window,
         fraction=report.fraction,
     )
+    if keeps_input:
+        _kept(given, before, result)
     try:
         kept, fault = rows(result.stopped), result.fault
         if fault is None:
@@ -191,7 +232,7 @@ def guard_oracle(report: Report) -> Guarded:
         ]
         if len(group) > len(best):
             best = group
-    if len(best) < 2 or len(best) <= report.fraction * report.world_size:
+    if len(best) < 2 or len(best) <= Fraction(report.fraction) * report.world_size:
         return report.stopped, None
     hidden = {r.rank for r in best}
     kept = tuple(r for r in report.stopped if r.rank not in hidden)
