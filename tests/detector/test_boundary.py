@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tests.support.detecting import Call, Detector, Row, beats
 from tests.support.strategies import calls
 
-pytestmark = pytest.mark.boundary
+pytestmark = [pytest.mark.boundary, pytest.mark.rules(5)]
 
 STRICT = (
     "a rank is reported iff silence > timeout, in exact integer ticks: exactly `timeout` "

@@ -10,7 +10,7 @@ from tests.support.checks import expect_value_error
 from tests.support.detecting import Budget, budget_question
 from tests.support.impl import Implementation
 
-pytestmark = pytest.mark.validation
+pytestmark = [pytest.mark.validation, pytest.mark.rules(10)]
 
 
 @pytest.mark.parametrize(

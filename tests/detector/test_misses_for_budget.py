@@ -12,7 +12,7 @@ from tests.support.checks import expect, expect_that
 from tests.support.detecting import Budget, budget_question, smallest_k
 from tests.support.impl import Implementation
 
-pytestmark = pytest.mark.threshold
+pytestmark = [pytest.mark.threshold, pytest.mark.rules(9)]
 
 DEFINITION = (
     "k is the smallest integer k >= 1 with opportunities * p**k <= budget, computed exactly "

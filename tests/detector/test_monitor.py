@@ -26,7 +26,7 @@ from tests.support.detecting import (
 from tests.support.impl import Implementation
 from tests.support.outcomes import Returned, ask_all
 
-pytestmark = pytest.mark.monitor
+pytestmark = [pytest.mark.monitor, pytest.mark.rules(11)]
 
 AGREES = (
     "stopped() returns detect(every beat so far, world_size, start = the clock at "

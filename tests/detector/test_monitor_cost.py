@@ -18,7 +18,7 @@ from tests.support.cost import GROWTH, TIMED_LEVEL, Growth
 from tests.support.detecting import MonitorWorkload, monitor_cost_question, monitor_timed_question
 from tests.support.impl import Implementation
 
-pytestmark = pytest.mark.monitor_cost
+pytestmark = [pytest.mark.monitor_cost, pytest.mark.rules(13)]
 
 RANKS, ROUNDS = 32, 3
 RULE = (

@@ -8,7 +8,7 @@ from tests.support.checks import expect_value_error
 from tests.support.detecting import Session, session_question
 from tests.support.impl import Implementation
 
-pytestmark = pytest.mark.validation
+pytestmark = [pytest.mark.validation, pytest.mark.rules(12)]
 
 BAD_USE = {
     "a clock that went backwards, noticed by beat()": Session(2, 5).then(

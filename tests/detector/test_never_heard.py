@@ -6,7 +6,7 @@ import pytest
 
 from tests.support.detecting import Call, Detector, Row, beats
 
-pytestmark = pytest.mark.never_heard
+pytestmark = [pytest.mark.never_heard, pytest.mark.rules(4)]
 
 NEVER = (
     "a rank with no heartbeat received by now is silent since start (last_heard None, "

@@ -8,7 +8,7 @@ import pytest
 
 from tests.support.detecting import Call, Detector, beats
 
-pytestmark = pytest.mark.oracle
+pytestmark = [pytest.mark.oracle, pytest.mark.rules(1, 2, 4, 5, 6)]
 
 RANKS, TICKS = 3, 6
 START = 100  # not 0: silence of a never-heard rank runs from start

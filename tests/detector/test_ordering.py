@@ -8,7 +8,7 @@ from hypothesis import given
 from tests.support.detecting import Call, Detector, Row, beats
 from tests.support.strategies import Cascade, calls, cascades
 
-pytestmark = pytest.mark.ordering
+pytestmark = [pytest.mark.ordering, pytest.mark.rules(6)]
 
 ORDER = "order by silence descending (the first rank to stop leads), ties by rank ascending."
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tests.support.detecting import Beat, Call, Detector, Row
 from tests.support.strategies import HOUR_NS, calls, sender_clock_rewrites
 
-pytestmark = pytest.mark.receive_clock
+pytestmark = [pytest.mark.receive_clock, pytest.mark.rules(3)]
 
 SENDER = (
     "silence is measured on the collector's clock, from received_at; sent_at is another "

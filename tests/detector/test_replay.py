@@ -8,7 +8,7 @@ from hypothesis import given
 from tests.support.detecting import Call, Detector, Row, beats
 from tests.support.strategies import calls
 
-pytestmark = pytest.mark.replay
+pytestmark = [pytest.mark.replay, pytest.mark.rules(1)]
 
 REPLAY = (
     "only heartbeats with received_at <= now count: later ones have not arrived as of now, "

@@ -40,12 +40,14 @@ GOOD_EDGES = {
 }
 
 
+@pytest.mark.rules(7)
 @pytest.mark.parametrize("case", BAD)
 def test_bad_input_raises_value_error(detector: Detector, case: str) -> None:
     """Nothing is silently dropped: a heartbeat no rank could send is an error, not noise."""
     detector.refuses(BAD[case], case)
 
 
+@pytest.mark.rules(7, 8)
 @pytest.mark.parametrize("form", ["iterator", "generator"])
 def test_a_bad_heartbeat_late_in_a_stream_is_refused(detector: Detector, form: str) -> None:
     """Streamed input is validated as it is read, to its last heartbeat."""
@@ -53,6 +55,7 @@ def test_a_bad_heartbeat_late_in_a_stream_is_refused(detector: Detector, form: s
     expect_value_error(detector.impl, detect_question(call, form=form), "a rank above the world")
 
 
+@pytest.mark.rules(7)
 @pytest.mark.parametrize("case", GOOD_EDGES)
 def test_valid_edge_cases_are_answered(detector: Detector, case: str) -> None:
     """Validation must not refuse what the contract allows (other tests check the answers)."""

@@ -218,9 +218,7 @@ DIAGNOSIS = Exercise(
             "Phi's history: Akka's bootstrap, a bounded window, nothing recorded after suspicion",
         ),
         Point("phi_value", "Phi as Akka computes it: pause on the mean, a floor on the deviation"),
-        Point(
-            "diagnosis_input", "Any iterable, read once; the caller's list never modified"
-        ),
+        Point("diagnosis_input", "Any iterable, read once; the caller's list never modified"),
         Point("diagnosis_validation", "Bad input raises ValueError in every function"),
         Point(
             "lab",

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tests.support.strategies import horizons, nonempty_logs
 from tests.support.sweeping import HALF_OPEN, Span, Sweep, query
 
-pytestmark = pytest.mark.sweep_convention
+pytestmark = [pytest.mark.sweep_convention, pytest.mark.rules(1)]
 
 TOUCHING = [Span(0, "a", 0, 5), Span(0, "b", 5, 9)]
 

@@ -22,37 +22,44 @@ HORIZON = (
 EMPTY = "an empty log, or an empty horizon, is a valid question with an empty or idle answer."
 
 
+@pytest.mark.rules(2)
 def test_a_zero_length_interval_splits_no_idle_window(sweep: Sweep) -> None:
     sweep.check("idle_windows", [Span(0, "probe", 3, 3)], ((0, 10),), rule=ZERO, horizon=(0, 10))
 
 
+@pytest.mark.rules(2)
 def test_a_zero_length_interval_inside_a_busy_one_splits_nothing(sweep: Sweep) -> None:
     spans = [Span(0, "a", 2, 6), Span(1, "probe", 4, 4)]
     sweep.check("idle_windows", spans, ((0, 2), (6, 10)), rule=ZERO, horizon=(0, 10))
 
 
+@pytest.mark.rules(2, 7)
 def test_a_zero_length_interval_is_never_the_peak(sweep: Sweep) -> None:
     spans = [Span(0, "a", 2, 6), Span(1, "probe", 4, 4)]
     sweep.check("peak_concurrency", spans, (1, (2, 6)), rule=ZERO, horizon=(0, 10))
 
 
+@pytest.mark.rules(2, 7)
 def test_a_zero_length_interval_alone_leaves_the_peak_at_zero(sweep: Sweep) -> None:
     sweep.check(
         "peak_concurrency", [Span(0, "probe", 4, 4)], (0, (0, 10)), rule=ZERO, horizon=(0, 10)
     )
 
 
+@pytest.mark.rules(2, 6)
 def test_a_zero_length_interval_overlaps_nothing(sweep: Sweep) -> None:
     spans = [Span(0, "a", 2, 6), Span(1, "probe", 4, 4)]
     sweep.check("overlapping_jobs", spans, (), rule=ZERO)
 
 
+@pytest.mark.rules(2, 5)
 def test_a_zero_length_interval_adds_no_utilization(sweep: Sweep) -> None:
     spans = [Span(0, "probe", 4, 4)]
     want = (Fraction(0), Fraction(0))
     sweep.check("utilization", spans, want, rule=ZERO, gpus=1, horizon=(0, 10), bucket=5)
 
 
+@pytest.mark.rules(4)
 def test_intervals_are_clipped_to_the_horizon(sweep: Sweep) -> None:
     """Busy time outside the horizon counts for nothing inside it."""
     spans = [Span(0, "a", 0, 4), Span(1, "b", 8, 20)]
@@ -68,6 +75,7 @@ def test_intervals_are_clipped_to_the_horizon(sweep: Sweep) -> None:
     )
 
 
+@pytest.mark.rules(4)
 def test_an_interval_ending_at_the_horizons_end(sweep: Sweep) -> None:
     """[6, 10) in the horizon [0, 10): busy to the very end, so idle only before 6."""
     spans = [Span(0, "a", 6, 10)]
@@ -84,24 +92,28 @@ def test_an_interval_ending_at_the_horizons_end(sweep: Sweep) -> None:
     )
 
 
+@pytest.mark.rules(4, 5)
 def test_an_interval_starting_at_the_horizons_end_counts_for_nothing(sweep: Sweep) -> None:
     spans = [Span(0, "a", 10, 15)]
     sweep.check("idle_windows", spans, ((0, 10),), rule=HORIZON, horizon=(0, 10))
     sweep.check("peak_concurrency", spans, (0, (0, 10)), rule=HORIZON, horizon=(0, 10))
 
 
+@pytest.mark.rules(4, 5)
 def test_an_interval_ending_at_the_horizons_start_counts_for_nothing(sweep: Sweep) -> None:
     spans = [Span(0, "a", 0, 5)]
     sweep.check("idle_windows", spans, ((5, 9),), rule=HORIZON, horizon=(5, 9))
     sweep.check("peak_concurrency", spans, (0, (5, 9)), rule=HORIZON, horizon=(5, 9))
 
 
+@pytest.mark.rules(7)
 def test_the_peak_held_to_the_horizons_end(sweep: Sweep) -> None:
     """The highest count is reached last and lasts until the horizon ends."""
     spans = [Span(0, "a", 0, 20), Span(1, "b", 7, 20)]
     sweep.check("peak_concurrency", spans, (2, (7, 10)), rule=HORIZON, horizon=(0, 10))
 
 
+@pytest.mark.rules(5)
 def test_an_interval_crossing_bucket_edges_is_split_between_them(sweep: Sweep) -> None:
     """[3, 9) on one of two GPUs, buckets of 4: 1 tick, 4 ticks, 1 tick."""
     want = (Fraction(1, 8), Fraction(4, 8), Fraction(1, 8))
@@ -110,6 +122,7 @@ def test_an_interval_crossing_bucket_edges_is_split_between_them(sweep: Sweep) -
     )
 
 
+@pytest.mark.rules(5)
 def test_buckets_that_divide_the_horizon_leave_no_empty_bucket(sweep: Sweep) -> None:
     """[0, 8) in buckets of 4 is two buckets, not three."""
     want = (Fraction(1), Fraction(1))
@@ -118,6 +131,7 @@ def test_buckets_that_divide_the_horizon_leave_no_empty_bucket(sweep: Sweep) -> 
     )
 
 
+@pytest.mark.rules(5)
 def test_a_bucket_wider_than_the_horizon_is_one_short_bucket(sweep: Sweep) -> None:
     want = (Fraction(1, 3),)
     sweep.check(
@@ -125,6 +139,7 @@ def test_a_bucket_wider_than_the_horizon_is_one_short_bucket(sweep: Sweep) -> No
     )
 
 
+@pytest.mark.rules(4)
 def test_an_empty_log_is_idle_over_the_whole_horizon(sweep: Sweep) -> None:
     sweep.check("idle_windows", [], ((0, 10),), rule=EMPTY, horizon=(0, 10))
     sweep.check(
@@ -134,6 +149,7 @@ def test_an_empty_log_is_idle_over_the_whole_horizon(sweep: Sweep) -> None:
     sweep.check("peak_concurrency", [], (0, (0, 10)), rule=EMPTY, horizon=(0, 10))
 
 
+@pytest.mark.rules(4, 5, 7)
 def test_an_empty_horizon_has_no_window_no_bucket_and_a_zero_peak(sweep: Sweep) -> None:
     spans = [Span(0, "a", 0, 10)]
     sweep.check("idle_windows", spans, (), rule=EMPTY, horizon=(5, 5))
@@ -142,6 +158,7 @@ def test_an_empty_horizon_has_no_window_no_bucket_and_a_zero_peak(sweep: Sweep) 
     sweep.check("peak_concurrency", spans, (0, (5, 5)), rule=EMPTY, horizon=(5, 5))
 
 
+@pytest.mark.rules(4)
 @given(logs, horizons, st.integers(0, 10**12))
 def test_shifting_every_time_shifts_every_window_by_the_same(
     sweep: Sweep, spans: list[Span], horizon: tuple[int, int], shift: int

@@ -16,6 +16,7 @@ PAIRING = (
 )
 
 
+@pytest.mark.rules(8)
 def test_an_out_of_order_log_is_paired_by_time(sweep: Sweep) -> None:
     events = [
         Ev(7, 0, "a", "stop"),
@@ -26,12 +27,14 @@ def test_an_out_of_order_log_is_paired_by_time(sweep: Sweep) -> None:
     sweep.pairs(events, [Span(0, "a", 3, 7), Span(1, "b", 2, 9)], rule=PAIRING)
 
 
+@pytest.mark.rules(8)
 def test_a_start_never_stopped_is_busy_until_the_log_ends(sweep: Sweep) -> None:
     """The job is still running when the log was cut: dropping it under-counts the busiest jobs."""
     events = [Ev(3, 0, "a", "start"), Ev(5, 1, "b", "start"), Ev(9, 1, "b", "stop")]
     sweep.pairs(events, [Span(0, "a", 3, UNTIL), Span(1, "b", 5, 9)], rule=PAIRING)
 
 
+@pytest.mark.rules(8)
 def test_a_restart_at_one_instant_is_two_touching_intervals(sweep: Sweep) -> None:
     """Logged "stop, start" at 5: [0, 5) then [5, 9)."""
     events = [
@@ -43,12 +46,14 @@ def test_a_restart_at_one_instant_is_two_touching_intervals(sweep: Sweep) -> Non
     sweep.pairs(events, [Span(0, "a", 0, 5), Span(0, "a", 5, 9)], rule=PAIRING)
 
 
+@pytest.mark.rules(8)
 def test_a_start_and_stop_at_one_instant_is_a_zero_length_interval(sweep: Sweep) -> None:
     """Logged "start, stop" at 4: the interval [4, 4), kept (nothing is dropped)."""
     events = [Ev(4, 2, "probe", "start"), Ev(4, 2, "probe", "stop")]
     sweep.pairs(events, [Span(2, "probe", 4, 4)], rule=PAIRING)
 
 
+@pytest.mark.rules(8)
 def test_one_job_on_two_gpus_is_paired_per_gpu(sweep: Sweep) -> None:
     events = [
         Ev(0, 0, "a", "start"),
@@ -59,12 +64,14 @@ def test_one_job_on_two_gpus_is_paired_per_gpu(sweep: Sweep) -> None:
     sweep.pairs(events, [Span(0, "a", 0, 6), Span(1, "a", 1, 4)], rule=PAIRING)
 
 
+@pytest.mark.rules(8, 9)
 def test_events_at_until_are_in_the_log(sweep: Sweep) -> None:
     """A stop at `until` closes its interval; a start at `until` is the interval [until, until)."""
     events = [Ev(3, 0, "a", "start"), Ev(UNTIL, 0, "a", "stop"), Ev(UNTIL, 1, "b", "start")]
     sweep.pairs(events, [Span(0, "a", 3, UNTIL), Span(1, "b", UNTIL, UNTIL)], rule=PAIRING)
 
 
+@pytest.mark.rules(8)
 def test_an_empty_log_has_no_intervals(sweep: Sweep) -> None:
     sweep.pairs([], [], rule=PAIRING)
 
@@ -85,6 +92,7 @@ def consistent_logs(draw: st.DrawFn) -> tuple[list[Ev], list[Span]]:
     return draw(st.permutations(events)), spans
 
 
+@pytest.mark.rules(8)
 @given(consistent_logs())
 def test_any_consistent_log_in_any_order_gives_back_its_intervals(
     sweep: Sweep, log: tuple[list[Ev], list[Span]]
@@ -129,12 +137,14 @@ BAD = {
 }
 
 
+@pytest.mark.rules(9)
 @pytest.mark.parametrize("case", BAD)
 def test_an_inconsistent_log_raises_value_error(sweep: Sweep, case: str) -> None:
     """Nothing is silently dropped or guessed: the error names the event."""
     sweep.refuses(pairing(BAD[case]), case)
 
 
+@pytest.mark.rules(9, 10)
 @pytest.mark.parametrize("case", ["an unknown kind between a start and its stop", "a negative GPU"])
 def test_an_inconsistent_stream_is_refused(sweep: Sweep, case: str) -> None:
     sweep.refuses(pairing(BAD[case], form="iterator"), case + ", in a one-shot iterator")

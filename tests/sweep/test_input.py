@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from tests.support.strategies import horizons, logs
 from tests.support.sweeping import UNTIL, Ev, Span, Sweep, query
 
-pytestmark = pytest.mark.sweep_input
+pytestmark = [pytest.mark.sweep_input, pytest.mark.rules(10)]
 
 ONCE = (
     "the intervals (or events) may be any iterable, read once, in any order: validate and "

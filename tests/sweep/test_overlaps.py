@@ -8,7 +8,7 @@ from hypothesis import given
 from tests.support.strategies import logs
 from tests.support.sweeping import Span, Sweep
 
-pytestmark = pytest.mark.sweep_overlaps
+pytestmark = [pytest.mark.sweep_overlaps, pytest.mark.rules(6)]
 
 PAIRS = (
     "every pair (a, b), a < b, of distinct jobs busy at a common instant on any GPUs, once "

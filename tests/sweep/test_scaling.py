@@ -15,7 +15,7 @@ from tests.support.impl import Implementation, load_here
 from tests.support.outcomes import Question, ask
 from tests.support.sweeping import per_interval
 
-pytestmark = pytest.mark.sweep_scaling
+pytestmark = [pytest.mark.sweep_scaling, pytest.mark.rules(6)]
 
 INTERVALS = 64
 LIMIT = 3.0  # n log n work per interval grows ~1.4x for 8x the intervals; n**2 grows 8x

@@ -21,6 +21,7 @@ SHARES = (
 )
 
 
+@pytest.mark.rules(5)
 def test_a_third_is_exactly_a_third(sweep: Sweep) -> None:
     """One of three GPUs busy all along: 1/3, which no float is."""
     sweep.check(
@@ -34,12 +35,14 @@ def test_a_third_is_exactly_a_third(sweep: Sweep) -> None:
     )
 
 
+@pytest.mark.rules(3, 5)
 def test_two_jobs_on_one_gpu_count_it_once(sweep: Sweep) -> None:
     spans = [Span(0, "a", 0, 4), Span(0, "b", 2, 6)]
     want = (Fraction(1, 2), Fraction(1, 4))
     sweep.check("utilization", spans, want, rule=SHARES, gpus=2, horizon=(0, 8), bucket=4)
 
 
+@pytest.mark.rules(5)
 def test_a_short_last_bucket_is_divided_by_its_own_width(sweep: Sweep) -> None:
     """Horizon [0, 10) in buckets of 4: the last is [8, 10), two ticks wide."""
     want = (Fraction(1), Fraction(1), Fraction(1))
@@ -48,6 +51,7 @@ def test_a_short_last_bucket_is_divided_by_its_own_width(sweep: Sweep) -> None:
     )
 
 
+@pytest.mark.rules(5)
 def test_buckets_start_at_the_horizons_start(sweep: Sweep) -> None:
     """Horizon [3, 11) in buckets of 4: [3, 7) and [7, 11), not [0, 4), [4, 8), ..."""
     spans = [Span(0, "a", 3, 5)]
@@ -55,6 +59,7 @@ def test_buckets_start_at_the_horizons_start(sweep: Sweep) -> None:
     sweep.check("utilization", spans, want, rule=SHARES, gpus=1, horizon=(3, 11), bucket=4)
 
 
+@pytest.mark.rules(5)
 @given(logs, horizons, st.integers(1, 7))
 def test_utilization_matches_the_tick_by_tick_oracle(
     sweep: Sweep, spans: list[Span], horizon: tuple[int, int], bucket: int
@@ -62,6 +67,7 @@ def test_utilization_matches_the_tick_by_tick_oracle(
     sweep.check("utilization", spans, rule=SHARES, gpus=GPUS, horizon=horizon, bucket=bucket)
 
 
+@pytest.mark.rules(5)
 @given(logs, horizons, st.integers(1, 7))
 def test_buckets_add_up_to_the_busy_gpu_time_in_the_horizon(
     sweep: Sweep, spans: list[Span], horizon: tuple[int, int], bucket: int

@@ -8,7 +8,7 @@ import pytest
 
 from tests.support.sweeping import Span, Sweep, query
 
-pytestmark = pytest.mark.sweep_validation
+pytestmark = [pytest.mark.sweep_validation, pytest.mark.rules(9)]
 
 QUERIES: dict[str, dict[str, Any]] = {
     "idle_windows": {"horizon": (0, 10)},
