@@ -1,9 +1,10 @@
-"""WRONG: a float fraction read as the decimal it prints as, so 0.3 becomes exactly 3/10.
+"""WRONG: a float fraction not taken at its exact value (read as a decimal, or multiplied in floats).
 
-The float 0.3 is a little less than 3/10; three ranks of ten are more than
-0.3 * 10 at its binary value, and not more than 3/10.  Read as a decimal,
-the same stall is a fault or not depending on how the caller spelled the
-fraction.  Take a float at its exact value: `Fraction(fraction)`.
+The float 0.3 is a little less than 3/10: three ranks of ten are more than
+0.3 * 10 at its binary value, but not more than 3/10 (its decimal reading),
+nor than 3.0000000000000004 (the product rounded in floats).  The same stall
+is a fault or not depending on how the caller spelled the fraction.  Take a
+float at its exact value: `Fraction(fraction) * world_size`.
 """
 
 from __future__ import annotations

@@ -77,6 +77,16 @@ def test_a_full_bucket_goes_while_another_waits(impl: Implementation) -> None:
 
 
 @pytest.mark.rules(12)
+def test_a_bucket_above_goes_first_when_its_request_came_first(impl: Implementation) -> None:
+    """One slot, no wait: the long request (bucket 1) arrived before the short one (bucket 0),
+    so its batch goes first, though its bucket's number is higher."""
+    steps = [submit("long", 0, tokens=20), submit("short", 0, tokens=5), poll(0)]
+    want = ["queued", "queued", sends((["long"], 20))]
+    session = Session.of(steps, max_batch_size=4, max_wait=0, max_queue=4, buckets=(10,))
+    expect_session(impl, session, want, rule=RULE)
+
+
+@pytest.mark.rules(12)
 def test_buckets_go_in_the_service_order_of_their_first_requests(impl: Implementation) -> None:
     """One slot, both buckets ready: the bucket whose first request comes first goes first."""
     steps = [submit("long", 0, tokens=7), submit("short", 0, tokens=1, priority=1), poll(10)]

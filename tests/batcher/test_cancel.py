@@ -11,6 +11,7 @@ from tests.support.batching import (
     cancelled,
     complete,
     expect_session,
+    failed,
     poll,
     result,
     sends,
@@ -110,4 +111,26 @@ def test_a_timed_out_request_frees_its_place(impl: Implementation) -> None:
     steps = [submit("a", 0, timeout=0), submit("b", 0), poll(1), submit("b", 1)]
     want = ["queued", "QueueFull", sends(timed_out=["a"]), "queued"]
     session = Session.of(steps, max_batch_size=4, max_wait=10, max_queue=1)
+    expect_session(impl, session, want, rule=RULE)
+
+
+@pytest.mark.rules(5, 10)
+def test_the_id_of_a_timed_out_request_is_free_again(impl: Implementation) -> None:
+    """a times out at 1; a new request with id a is accepted at 2."""
+    steps = [submit("a", 0, timeout=0), poll(1), submit("a", 2)]
+    want = ["queued", sends(timed_out=["a"]), "queued"]
+    session = Session.of(steps, max_batch_size=4, max_wait=10, max_queue=4)
+    expect_session(impl, session, want, rule=RULE)
+
+
+@pytest.mark.rules(14)
+def test_a_request_cancelled_in_flight_ends_cancelled_when_its_batch_fails(
+    impl: Implementation,
+) -> None:
+    """b is cancelled while its batch runs, and the batch fails as a whole: b still ends
+    cancelled (its caller asked first); a gets the batch's error."""
+    steps = [submit("a", 0), submit("b", 0), poll(0), cancel("b", 1), complete(1, 2, "fails")]
+    want = ["queued", "queued", sends((["a", "b"], 2)), "cancelled at completion"]
+    want += [(failed("a", "the batch's error"), cancelled("b"))]
+    session = Session.of(steps, max_batch_size=2, max_wait=0, max_queue=4)
     expect_session(impl, session, want, rule=RULE)

@@ -90,3 +90,13 @@ def test_nothing_accepted_is_lost(impl: Implementation) -> None:
     ]
     session = Session.of(steps, max_batch_size=2, max_wait=50, max_queue=8)
     expect_session(impl, session, want, rule=RULE)
+
+
+@pytest.mark.rules(4)
+def test_a_closed_batcher_says_closed_even_when_its_queue_is_full(impl: Implementation) -> None:
+    """A full queue after close(): the refusal is Closed, not QueueFull, which would tell the
+    caller to try again later."""
+    steps = [submit("a", 0), close(), submit("b", 1)]
+    want = ["queued", "closed", "Closed"]
+    session = Session.of(steps, max_batch_size=4, max_wait=100, max_queue=1)
+    expect_session(impl, session, want, rule=RULE)

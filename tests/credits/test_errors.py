@@ -102,3 +102,12 @@ def test_a_schedule_refused_for_going_back_releases_nothing(impl: Implementation
     steps += [schedule(27), state(2), balance("a")]
     want = [*DONE, "ok", "ok", "ok", "ValueError", "reserved", balanced(20, 80, 0, 100)]
     expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+@pytest.mark.rules(14)
+def test_a_refused_submission_leaves_no_trace(impl: Implementation) -> None:
+    """A job of cost 0 is refused: its id is unknown after it, and free for a valid job."""
+    steps = [open_account("a"), deposit("a", 10), submit("x", "a", 0), state("x")]
+    steps += [submit("x", "a", 5), state("x")]
+    want = ["ok", "ok", "ValueError", "ValueError", "ok", "queued"]
+    expect_session(impl, Session.of(steps), want, rule=RULE)

@@ -104,6 +104,23 @@ def test_ties_go_by_the_order_accounts_were_opened_not_by_name(impl: Implementat
 
 
 @pytest.mark.rules(11)
+def test_accounts_behind_the_scheduler_tie_at_its_virtual_time(impl: Implementation) -> None:
+    """A ran one job of 5 (its own time 5), C three of 10 alone (the scheduler's time is now
+    20). A, B and C each submit one job: A and B are both behind 20, so both stand at 20 and
+    tie, A opened first goes; by their own times B (0) would go before A (5)."""
+    steps = [open_account(n) for n in "ABC"] + [deposit(n, 1_000) for n in "ABC"]
+    steps += [submit("a0", "A", 5), schedule(0), finish("a0", 5)]
+    for i in range(3):
+        steps += [submit(f"c{i}", "C", 10), schedule(1 + i), finish(f"c{i}", 10)]
+    steps += [submit("b1", "B", 1), submit("a1", "A", 1), submit("c3", "C", 1), schedule(9)]
+    want = ["ok"] * 6 + ["ok", started("a0"), "ok"]
+    for i in range(3):
+        want += ["ok", started(f"c{i}"), "ok"]
+    want += ["ok", "ok", "ok", started("a1")]
+    expect_session(impl, Session.of(steps, slots=1, fair=True), want, rule=RULE)
+
+
+@pytest.mark.rules(11)
 def test_virtual_time_is_exact_at_any_cost(impl: Implementation) -> None:
     """Weights 3, costs 10**17 + 1 and 10**17: y's virtual time is 1/3 below x's, so y's next
     job goes before x's. In floats both are 3.3333333333333332e16: a tie, and x would win it."""

@@ -14,6 +14,7 @@ from tests.support.crediting import (
     fail,
     finish,
     open_account,
+    reserve,
     schedule,
     started,
     state,
@@ -66,4 +67,21 @@ def test_a_job_cancelled_before_it_ran_costs_nothing(impl: Implementation) -> No
 def test_a_job_may_use_all_of_its_cost_and_no_more(impl: Implementation) -> None:
     steps = [*RUNNING, finish(1, 41), finish(1, 40), balance("a")]
     want = [*RAN, "ValueError", "ok", balanced(60, 0, 40, 100)]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+@pytest.mark.rules(5)
+def test_a_reserved_job_that_never_ran_cannot_be_charged(impl: Implementation) -> None:
+    """cancel(job, used=3) of a reserved job is refused: it never ran; its reservation stays."""
+    steps = [open_account("a"), deposit("a", 100), submit(1, "a", 40), reserve(1, 0, 10)]
+    steps += [cancel(1, 3), balance("a"), state(1)]
+    want = ["ok", "ok", "ok", "ok", "ValueError", balanced(60, 40, 0, 100), "reserved"]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+@pytest.mark.rules(5, 13)
+def test_a_running_job_cancelled_frees_its_slot(impl: Implementation) -> None:
+    """One slot: job 1 runs and is cancelled, having used 2; job 2 starts in its place."""
+    steps = [*RUNNING, cancel(1, 2), submit(2, "a", 10), schedule(1), balance("a")]
+    want = [*RAN, "ok", "ok", started(2), balanced(88, 10, 2, 100)]
     expect_session(impl, Session.of(steps), want, rule=RULE)

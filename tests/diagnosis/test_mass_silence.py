@@ -76,6 +76,15 @@ def test_the_densest_window_is_the_fault(impl: Implementation) -> None:
     expect(impl, guard_question(report), (early, ((3, 4, 5, 6), (500, 520))), rule=RULE)
 
 
+@pytest.mark.rules(7)
+def test_a_silence_that_began_at_tick_zero_is_dated_at_zero(impl: Implementation) -> None:
+    """start -10: ranks 0 and 1 were last heard at tick 0, rank 2 never: the stall began at 0
+    for ranks 0 and 1 (a window of 0 holds them), while rank 2 dates from -10."""
+    report = Report((Row(0, 0, 20), Row(1, 0, 20), Row(2, None, 30)), 3, -10, 0, Fraction(1, 2))
+    want = ((Row(2, None, 30),), ((0, 1), (0, 0)))
+    expect(impl, guard_question(report), want, rule=RULE)
+
+
 @pytest.mark.rules(9)
 def test_a_float_fraction_is_taken_at_its_binary_value(impl: Implementation) -> None:
     """0.3 is a little less than 3/10 in binary, so 3 ranks of 10 are more than 0.3 * 10: a

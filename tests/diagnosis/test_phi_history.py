@@ -43,6 +43,14 @@ def test_one_heartbeat_then_silence_becomes_suspicious(impl: Implementation) -> 
 
 
 @pytest.mark.rules(12)
+def test_the_bootstrap_divides_the_estimate_in_integers(impl: Implementation) -> None:
+    """An estimate of 1,002: its quarter is 250 (integer division), so the made-up intervals
+    are 752 and 1,252, not 751.5 and 1,252.5."""
+    t = trace([("beat", 0)], phi_at(5_000), first_heartbeat_estimate=1_002)
+    expect(impl, trace_question(t), trace_oracle(t), rule=RULE)
+
+
+@pytest.mark.rules(12)
 def test_the_bootstrap_is_forgotten_once_the_window_is_full(impl: Implementation) -> None:
     """max_sample_size 4: after five steady intervals of 1,000 ms the deviation is 0 (the
     floor, 100 ms, applies); with the bootstrap still in it, it would be 177 ms."""

@@ -7,12 +7,14 @@ from typing import Any
 
 import pytest
 
-from tests.support.checks import expect_value_error
+from tests.support.checks import expect, expect_value_error
 from tests.support.detecting import Row
 from tests.support.diagnosing import (
     Beat,
     Case,
     Report,
+    Trace,
+    clock_reads_question,
     diagnose_question,
     guard_question,
     phi_clock_back,
@@ -85,3 +87,13 @@ def test_phi_refuses_impossible_settings(
 @pytest.mark.rules(11)
 def test_phi_refuses_a_clock_that_goes_back(impl: Implementation) -> None:
     expect_value_error(impl, phi_clock_back(), "a clock going back")
+
+
+@pytest.mark.rules(11)
+def test_each_call_reads_the_clock_once(impl: Implementation) -> None:
+    """One reading per call, before the first heartbeat too: a call that reads twice judges
+    the same heartbeat at two instants."""
+    steps = (("phi", 0), ("available", 0), ("beat", 10), ("beat", 1_010), ("phi", 1_500))
+    t = Trace((*steps, ("available", 1_600)))
+    want = tuple((kind, 1) for kind, _ in t.steps)
+    expect(impl, clock_reads_question(t), want, rule="the clock is read once per call.")

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.checks import expect
+from tests.support.checks import expect, expect_each
 from tests.support.impl import Implementation
 from tests.support.retrying import backoff
 
@@ -49,6 +49,24 @@ def test_retry_ten_to_the_twelve_is_the_cap_at_once(impl: Implementation) -> Non
 def test_a_cap_beyond_any_float_is_exact(impl: Implementation) -> None:
     """base 3 at retry 200 is 3 * 2**199, under a cap of 10**80: exact, no float rounding."""
     expect(impl, backoff("exponential_backoff", 200, base=3, cap=10**80), 3 * 2**199, rule=RULE)
+
+
+def test_every_small_base_cap_and_retry_matches_the_formula(impl: Implementation) -> None:
+    """Exhaustively, bases 1 to 4, caps up to 40, retries 1 to 9: a shortcut that returns
+    the cap one retry early (base 1, cap 10: retry 4 is 8, not 10) shows here."""
+    expect_each(
+        impl,
+        (
+            (
+                backoff("exponential_backoff", retry, base=base, cap=cap),
+                min(cap, base << (retry - 1)),
+            )
+            for base in range(1, 5)
+            for cap in range(base, 41)
+            for retry in range(1, 10)
+        ),
+        rule=RULE,
+    )
 
 
 @given(st.integers(1, 200), st.integers(1, 10**6), st.integers(0, 10**9))

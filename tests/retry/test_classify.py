@@ -50,6 +50,7 @@ def test_which_failures_are_retryable(
         ("get", None, False),
         ("Delete", None, False),
         ("get", "k", True),
+        ("POST", "", True),
     ],
 )
 def test_which_operations_are_safe_to_repeat(
@@ -107,6 +108,18 @@ def test_a_post_with_an_idempotency_key_is_retried(impl: Implementation) -> None
         [retries(Script((failure("timeout"), OK), method="POST", key="charge-42"))],
         lambda seen: seen.ended == "returned" and len(seen.calls) == 2,
         claim="a keyed POST that timed out once returned after 2 calls",
+        rule=RULE,
+    )
+
+
+@pytest.mark.rules(7, 8)
+def test_an_empty_idempotency_key_is_still_a_key(impl: Implementation) -> None:
+    """The rule is "a key (not None)": an empty string is a key the caller chose."""
+    expect_that(
+        impl,
+        [retries(Script((failure("timeout"), OK), method="POST", key=""))],
+        lambda seen: seen.ended == "returned" and len(seen.calls) == 2,
+        claim="a POST with idempotency_key='' that timed out once returned after 2 calls",
         rule=RULE,
     )
 

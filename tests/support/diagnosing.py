@@ -305,6 +305,32 @@ def _ask_trace_question(trace: Trace, impl: Module) -> tuple[Any, ...]:
     return tuple(answers)
 
 
+def clock_reads_question(trace: Trace) -> Question:
+    """The trace's calls, each with how many times it read the clock."""
+    return Question(
+        f"{trace}; the clock counts its reads",
+        partial(_ask_clock_reads, trace),
+        lambda reads: ", ".join(f"{kind}: {count}" for kind, count in reads),
+    )
+
+
+def _ask_clock_reads(trace: Trace, impl: Module) -> tuple[tuple[str, int], ...]:
+    clock, reads = [0], [0]
+
+    def read() -> int:
+        reads[0] += 1
+        return clock[0]
+
+    detector = impl.require("PhiAccrual")(clock=read, **dict(trace.settings))
+    calls = {"beat": detector.heartbeat, "phi": detector.phi, "available": detector.is_available}
+    counted = []
+    for kind, tick in trace.steps:
+        clock[0], reads[0] = tick, 0
+        calls[kind]()
+        counted.append((kind, reads[0]))
+    return tuple(counted)
+
+
 def trace_oracle(trace: Trace) -> tuple[Any, ...]:
     """Akka's detector, step by step, its statistics in Fractions."""
     settings = {

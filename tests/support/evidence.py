@@ -8,7 +8,10 @@ when it behaves as the candidate's module does wherever the run looked:
   something the candidate got right is not the candidate's mistake);
 - on every other failure of the run, it gives the candidate's answer or the
   contract's (where it answers rightly, another mistake of the candidate's
-  explains that failure).
+  explains that failure);
+- on every failure of its own rubric point it gives the candidate's answer:
+  a candidate who made the mistake fails its point's tests as it does, and a
+  mistake that explains one of several failures there is a coincidence.
 
 A mistake that gives the same answer on the failing call but not the rest
 is reported as a near miss, with the call where it parts from the candidate.
@@ -127,7 +130,7 @@ class Ledger:
                 continue  # it does not provide the names asked, or it answers alike
             if check.passed and not check.judge(answers):
                 return f"on {_short(check)}, which your module passes, it answers {_first(answers)}"
-            if not check.passed and not check.judge(answers):
+            if not check.passed and (check.point == mistake.point or not check.judge(answers)):
                 return (
                     f"on {_short(check)} it answers {_first(answers)}, yours "
                     f"{_first(check.outcomes)}"

@@ -167,7 +167,7 @@ class Script:
 
     def __str__(self) -> str:
         policy = ", ".join(f"{k}={v}" for k, v in self.policy().items())
-        extra = f", idempotency_key={self.key!r}" if self.key else ""
+        extra = f", idempotency_key={self.key!r}" if self.key is not None else ""
         budget = ""
         if self.budget:
             budget = f", budget=RetryBudget({self.budget[0]}, {self.budget[1]})"
