@@ -35,8 +35,7 @@ from variants.credits.records import Balance, Config, Job
 
 class Scheduler:
     def __init__(self, config: Config) -> None:
-        """ValueError for config.slots < 1.  Check it here: the suite builds the
-        reference's Config without its own checks."""
+        """ValueError for config.slots < 1: the record is plain, the check is yours."""
         raise NotImplementedError("Scheduler.__init__")
 
     def open_account(self, name: str, *, weight: int = 1, max_running: int | None = None) -> None:

@@ -1,4 +1,4 @@
-"""WRONG: a float fraction not taken at its exact value (read as a decimal, or multiplied in floats).
+"""WRONG: a float fraction not at its exact value (read as a decimal, or multiplied in floats).
 
 The float 0.3 is a little less than 3/10: three ranks of ten are more than
 0.3 * 10 at its binary value, but not more than 3/10 (its decimal reading),

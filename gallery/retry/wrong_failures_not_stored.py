@@ -43,6 +43,10 @@ class IdempotencyStore:
             with self.lock:
                 del self.entries[key]  # the mistake: the failure is not stored
             raise
+        except BaseException:  # interrupted: no outcome, and the key is free again
+            with self.lock:
+                self.entries.pop(key, None)
+            raise
         with self.lock:
             entry.update(done=True, result=result, at=self.clock())
         return result

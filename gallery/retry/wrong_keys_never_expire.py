@@ -43,6 +43,10 @@ class IdempotencyStore:
             with self.lock:
                 entry.update(done=True, error=error)
             raise
+        except BaseException:  # interrupted: no outcome, and the key is free again
+            with self.lock:
+                self.entries.pop(key, None)
+            raise
         with self.lock:
             entry.update(done=True, result=result)
         return result

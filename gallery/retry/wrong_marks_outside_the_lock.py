@@ -47,6 +47,10 @@ class IdempotencyStore:
             with self.lock:
                 entry.update(error=error, result=None, done=True, at=self.clock())
             raise
+        except BaseException:  # interrupted: no outcome, and the key is free again
+            with self.lock:
+                self.entries.pop(key, None)
+            raise
         with self.lock:
             entry.update(error=None, result=result, done=True, at=self.clock())
         return result

@@ -45,6 +45,10 @@ class IdempotencyStore:
             with self.lock:
                 entry.update(done=True, error=error, at=self.clock())
             raise
+        except BaseException:  # interrupted: no outcome, and the key is free again
+            with self.lock:
+                self.entries.pop(key, None)
+            raise
         with self.lock:
             entry.update(done=True, result=result, at=self.clock())
         return result

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.checks import expect_value_error
 from tests.support.crediting import (
     Session,
     Step,
     balance,
     balanced,
     cancel,
+    construction,
     deposit,
     expect_session,
     fail,
@@ -55,6 +57,7 @@ DONE = ["ok", "ok", "ok", "ok", started(1)]
         finish(1, 41),
         fail(1, -1),
         cancel(2, 5),
+        cancel(2, -1),
         cancel(9),
         schedule(-1),
         state(9),
@@ -111,3 +114,10 @@ def test_a_refused_submission_leaves_no_trace(impl: Implementation) -> None:
     steps += [submit("x", "a", 5), state("x")]
     want = ["ok", "ok", "ValueError", "ValueError", "ok", "queued"]
     expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+@pytest.mark.rules(14)
+@pytest.mark.parametrize("slots", [0, -3])
+def test_a_scheduler_without_a_slot_is_refused(impl: Implementation, slots: int) -> None:
+    """The scheduler checks its configuration itself: the record it is given is plain."""
+    expect_value_error(impl, construction(slots), f"a scheduler of {slots} slots")

@@ -99,3 +99,23 @@ def test_an_account_whose_head_was_cancelled_is_ranked_by_its_next_job(
     steps += [submit("b1", "b", 1, priority=5), cancel("a1"), schedule(0)]
     want = [*OK4, "ok", "ok", "ok", "ok", started("b1", "a2")]
     expect_session(impl, Session.of(steps, slots=2), want, rule=RULE)
+
+
+@pytest.mark.rules(8, 10)
+def test_priorities_are_compared_by_value(impl: Implementation) -> None:
+    """Priorities 3 then 7 in one account, 5 in another: 7, 5, 3. A sort key that only
+    tells zero from nonzero (`not priority`) would start them as submitted."""
+    steps = [*RICH, submit("a3", "a", 1, priority=3), submit("a7", "a", 1, priority=7)]
+    steps += [submit("b5", "b", 1, priority=5), schedule(0)]
+    want = [*OK4, "ok", "ok", "ok", started("a7", "b5", "a3")]
+    expect_session(impl, Session.of(steps, slots=3), want, rule=RULE)
+
+
+@pytest.mark.rules(8, 10)
+def test_the_default_priority_is_zero(impl: Implementation) -> None:
+    """A job given no priority ranks as priority 0: after one of priority 1, before one of
+    priority -1, whatever the order submitted."""
+    steps = [*RICH, submit("low", "a", 1, priority=-1), submit("plain", "b", 1)]
+    steps += [submit("high", "a", 1, priority=1), schedule(0)]
+    want = [*OK4, "ok", "ok", "ok", started("high", "plain", "low")]
+    expect_session(impl, Session.of(steps, slots=3), want, rule=RULE)

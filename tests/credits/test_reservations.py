@@ -107,3 +107,45 @@ def test_the_expiry_of_a_reservation_that_started_changes_nothing(impl: Implemen
     steps = [*A, reserve(1, 0, 5), schedule(1), finish(1, 60), schedule(5), balance("a")]
     want = [*OK3, "ok", started(1), "ok", started(), balanced(40, 0, 60, 100)]
     expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+@pytest.mark.rules(7)
+def test_a_reservation_lasts_exactly_now_plus_ttl(impl: Implementation) -> None:
+    """Reserved at 11 for 5 ticks, with no slot free: held at 15, released at 16 (11 + 5).
+    Not at 15 (11 | 5) or at 14 (11 ^ 5): the time to live is added to the time reserved."""
+    steps = [open_account("b"), deposit("b", 10), submit(0, "b", 10), schedule(0)]
+    steps += [*A, reserve(1, 11, 5), schedule(14), schedule(15), state(1), schedule(16)]
+    steps += [state(1)]
+    want = ["ok", "ok", "ok", started(0), *OK3, "ok", started(), started(), "reserved"]
+    want += [started(), "queued"]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+@pytest.mark.rules(7)
+def test_a_reservation_long_past_its_time_is_released(impl: Implementation) -> None:
+    """Reserved at 0 for 5 ticks, no schedule until 1000: the first one releases it."""
+    steps = [open_account("b"), deposit("b", 10), submit(0, "b", 10), schedule(0)]
+    steps += [*A, reserve(1, 0, 5), schedule(1000), balance("a"), state(1)]
+    want = ["ok", "ok", "ok", started(0), *OK3, "ok", started(), balanced(100, 0, 0, 100)]
+    want += ["queued"]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+@pytest.mark.rules(7)
+def test_only_the_reservations_whose_time_has_come_are_released(impl: Implementation) -> None:
+    """Job 1 reserved until 10, job 2 (reserved after it) until 20: at 15 only job 1's
+    reservation ends, whichever was made first or last."""
+    busy = [open_account("b"), deposit("b", 10), submit(0, "b", 10), schedule(0)]
+    steps = [*busy, *A, submit(2, "a", 30), reserve(2, 0, 20), reserve(1, 0, 10), schedule(15)]
+    steps += [state(1), state(2), balance("a")]
+    want = ["ok", "ok", "ok", started(0), *OK3, "ok", "ok", "ok", started()]
+    want += ["queued", "reserved", balanced(70, 30, 0, 100)]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+@pytest.mark.rules(6)
+def test_a_reservation_of_exactly_what_is_available_is_honoured(impl: Implementation) -> None:
+    """100 credits, a job of 60 reserved, then one of exactly the 40 left."""
+    steps = [*A, submit(2, "a", 40), reserve(1, 0, 50), reserve(2, 0, 50), balance("a")]
+    want = [*OK3, "ok", "ok", "ok", balanced(0, 100, 0, 100)]
+    expect_session(impl, Session.of(steps), want, rule=RULE)

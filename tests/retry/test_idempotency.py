@@ -156,3 +156,12 @@ def test_any_sequence_of_requests_matches_the_model(
     impl: Implementation, ttl: int, steps: list[Step]
 ) -> None:
     expect(impl, store(ttl, steps), model(ttl, steps), rule=RULE)
+
+
+@pytest.mark.rules(17)
+def test_an_interrupted_operation_leaves_the_key_free(impl: Implementation) -> None:
+    """The first run is interrupted (a BaseException, as Ctrl-C is): it has no outcome to
+    store or replay, and a key left marked running would refuse every retry for ever."""
+    steps: list[Step] = [("interrupt", "k", "p", None), ("execute", "k", "p", "charged")]
+    want = ((("interrupted",), ("returned", "charged")), ("k", "k"))
+    expect(impl, store(100, steps), want, rule=RULE)

@@ -138,6 +138,16 @@ def session(script: Session) -> Question:
     return Question(str(script), partial(_run, script), shown.transcript)
 
 
+def construction(slots: int) -> Question:
+    """``Scheduler(Config(slots=slots))``: made, or what it raised."""
+    return Question(f"Scheduler(Config(slots={slots}))", partial(_ask_made, slots))
+
+
+def _ask_made(slots: int, impl: Module) -> str:
+    impl.require("Scheduler")(impl.record("Config", slots=slots))
+    return "made"
+
+
 def _shown(script: Session) -> Shown:
     return Shown(script.header(), [call(s) for s in script.steps], observed)
 
@@ -153,9 +163,9 @@ def expect_model(impl: Implementation, script: Session, *, rule: str) -> None:
 
 
 def _run(script: Session, impl: Module) -> Transcript:
-    scheduler = impl.require("Scheduler")(
-        impl.record("Config", slots=script.slots, fair=script.fair)
-    )
+    # Every call is made as it is shown: a default is left out, so it is the module's own.
+    fair = {"fair": True} if script.fair else {}
+    scheduler = impl.require("Scheduler")(impl.record("Config", slots=script.slots, **fair))
     job_type = impl.type_named("Job")
     accounts: list[str] = []
     jobs: list[Hashable] = []
@@ -194,13 +204,17 @@ def _do(
 ) -> Observation:
     if kind == "open":
         name, weight, limit = rest
-        scheduler.open_account(name, weight=weight, max_running=limit)
+        options = ({"weight": weight} if weight != 1 else {}) | (
+            {"max_running": limit} if limit is not None else {}
+        )
+        scheduler.open_account(name, **options)
         accounts.append(name)
     elif kind == "deposit":
         scheduler.deposit(*rest)
     elif kind == "submit":
         job_id, account, cost, priority = rest
-        scheduler.submit(job_type(job_id, account, cost, priority))
+        ranked = {"priority": priority} if priority else {}
+        scheduler.submit(job_type(job_id, account, cost=cost, **ranked))
         jobs.append(job_id)
     elif kind == "reserve":
         scheduler.reserve(rest[0], now=rest[1], ttl=rest[2])
@@ -214,7 +228,7 @@ def _do(
     elif kind in ("finish", "fail"):
         getattr(scheduler, kind)(rest[0], rest[1])
     elif kind == "cancel":
-        scheduler.cancel(rest[0], rest[1])
+        scheduler.cancel(*rest[:1] if rest[1] == 0 else rest)
     elif kind == "balance":
         return ("balance", _balance(scheduler.balance(rest[0])))
     else:

@@ -375,7 +375,12 @@ Step = tuple[Any, ...]
 # ("fail", key, params, message)      the operation raises RuntimeError(message)
 # ("nested", key, params, inner_params)  the operation, while running, executes the same key
 # ("slow", key, params, ticks)        the operation takes `ticks` of the clock, then returns "done"
+# ("interrupt", key, params, None)    the operation is interrupted: it raises Interrupted
 # ("advance", ticks)
+
+
+class Interrupted(BaseException):
+    """Not an Exception, as KeyboardInterrupt is not: an operation stopped, not an outcome."""
 
 
 def store(ttl: int, steps: Sequence[Step], *, start: int = 500) -> Question:
@@ -400,6 +405,8 @@ def _ask_store(ttl: int, steps: Sequence[Step], start: int, impl: Module) -> tup
             return ("returned", thunk())
         except in_progress:
             return ("refused: in progress",)
+        except Interrupted:
+            return ("interrupted",)
         except ValueError:
             return ("ValueError",)
         except RuntimeError as error:
@@ -419,6 +426,8 @@ def _ask_store(ttl: int, steps: Sequence[Step], start: int, impl: Module) -> tup
             runs.append(key)
             if kind == "fail":
                 raise RuntimeError(detail)
+            if kind == "interrupt":
+                raise Interrupted
             if kind == "nested":
                 return (
                     "while running",
@@ -442,6 +451,7 @@ def _step(step: Step) -> str:
         "fail": f"raises RuntimeError({detail!r})",
         "nested": f"calls store.execute({key!r}, {detail!r}, ...) while running",
         "slow": f"takes {detail} ticks, then returns 'done'",
+        "interrupt": "is interrupted (raises a BaseException, as KeyboardInterrupt)",
     }[kind]
     return f"store.execute({key!r}, {params!r}, operation that {what})"
 

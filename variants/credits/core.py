@@ -60,6 +60,8 @@ class _Job:
 
 class Scheduler:
     def __init__(self, config: Config) -> None:
+        if config.slots < 1:
+            raise ValueError(f"slots must be at least 1, got {config.slots}")
         self.config = config
         self._accounts: dict[str, _Account] = {}
         self._jobs: dict[Hashable, _Job] = {}
@@ -125,7 +127,7 @@ class Scheduler:
         while self._expiries and self._expiries[0][0] <= now:
             _, reservation, job_id = heapq.heappop(self._expiries)
             entry = self._jobs[job_id]
-            if entry.state == "reserved" and entry.reservation == reservation:
+            if entry.reservation == reservation:  # None unless reserved: this reservation
                 self._release(entry)
         started: list[Hashable] = []
         candidates = [
@@ -133,14 +135,12 @@ class Scheduler:
         ]
         heapq.heapify(candidates)
         while candidates and self._running < self.config.slots:
-            rank, _, name = heapq.heappop(candidates)
+            # A rank in the heap stays exact within a call: the scheduler's virtual
+            # time only moves to the least rank, which no other rank is below.
+            _, _, name = heapq.heappop(candidates)
             account = self._accounts[name]
             head = self._head(account)
-            if head is None:
-                continue
-            if self._rank(account) != rank:  # the scheduler's virtual time moved past it
-                heapq.heappush(candidates, (self._rank(account), account.order, name))
-                continue
+            assert head is not None  # only an account with a head is a candidate
             if not self._can_start(account, head):
                 continue  # best effort: the others may still start; this one cannot, this time
             started.append(self._start(account, head))

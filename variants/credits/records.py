@@ -12,12 +12,10 @@ ENDED = frozenset({"finished", "failed", "cancelled"})
 
 @dataclass(frozen=True)
 class Config:
+    """A plain record: the scheduler checks it (slots >= 1), whoever built it."""
+
     slots: int  # jobs running at once, over every account (the GPUs)
     fair: bool = False  # weighted fair share across accounts, instead of priority
-
-    def __post_init__(self) -> None:
-        if self.slots < 1:
-            raise ValueError(f"slots must be at least 1, got {self.slots}")
 
 
 class Job(NamedTuple):

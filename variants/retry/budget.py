@@ -6,7 +6,7 @@ retrying takes one token (never below 0); each success gives back
 the tokens are above half of `max_tokens`: when failures outrun successes,
 the clients stop multiplying the load on a dependency that is already down,
 and a trickle of successes earns the right to retry back.  Exact: tokens are
-a `Fraction`, so 0.1 a success adds up to exactly 1 in ten.
+a `Fraction`, and a float ratio counts at its exact binary value.
 """
 
 from __future__ import annotations
@@ -43,30 +43,3 @@ class RetryBudget:
     def allows_retry(self) -> bool:
         """Whether a retry may be made now: tokens above half of max_tokens."""
         return self._tokens > Fraction(self.max_tokens, 2)
-
-
-class PercentBudget:
-    """Finagle-style: retries at most `percent` of requests, with a reserve of `reserve` retries.
-
-    Each new request deposits `percent` of a retry; each retry withdraws one;
-    the balance never exceeds `reserve`, so over a long run retries stay
-    within ``percent`` of requests (plus the reserve once).  Used by the
-    simulation, beside the token bucket.
-    """
-
-    def __init__(self, percent: Fraction, reserve: int) -> None:
-        if not 0 <= percent <= 1 or reserve < 1:
-            raise ValueError("percent must be in [0, 1] and reserve >= 1")
-        self.percent, self.reserve = percent, reserve
-        self._balance = Fraction(reserve)
-
-    def deposit(self) -> None:
-        """A new request: it earns `percent` of a retry."""
-        self._balance = min(Fraction(self.reserve), self._balance + self.percent)
-
-    def withdraw(self) -> bool:
-        """Take one retry if the balance holds one; whether it did."""
-        if self._balance < 1:
-            return False
-        self._balance -= 1
-        return True

@@ -38,7 +38,7 @@ from variants.retry.backoff import (
     exponential_backoff,
     full_jitter,
 )
-from variants.retry.budget import PercentBudget, RetryBudget
+from variants.retry.budget import RetryBudget
 
 SCHEDULES = ("no jitter", "full jitter", "equal jitter", "decorrelated jitter")
 
@@ -272,3 +272,30 @@ def load_chart(run: Outage, *, columns: int = 60, rows: int = 6) -> list[str]:
         "".join("#" if value * rows >= row * top else " " for value in sums).rstrip()
         for row in range(rows, 0, -1)
     ]
+
+
+class PercentBudget:
+    """Finagle-style: retries at most `percent` of requests, with a reserve of `reserve` retries.
+
+    Each new request deposits `percent` of a retry; each retry withdraws one;
+    the balance never exceeds `reserve`, so over a long run retries stay
+    within ``percent`` of requests (plus the reserve once).  Used by the
+    simulation, beside the token bucket.
+    """
+
+    def __init__(self, percent: Fraction, reserve: int) -> None:
+        if not 0 <= percent <= 1 or reserve < 1:
+            raise ValueError("percent must be in [0, 1] and reserve >= 1")
+        self.percent, self.reserve = percent, reserve
+        self._balance = Fraction(reserve)
+
+    def deposit(self) -> None:
+        """A new request: it earns `percent` of a retry."""
+        self._balance = min(Fraction(self.reserve), self._balance + self.percent)
+
+    def withdraw(self) -> bool:
+        """Take one retry if the balance holds one; whether it did."""
+        if self._balance < 1:
+            return False
+        self._balance -= 1
+        return True
