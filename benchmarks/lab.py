@@ -6,12 +6,15 @@
 
 One cause at a time (the base, independent loss), six detectors on each
 rank's trace: two timeouts, the sender clock's, phi accrual, and both
-guarded.  Printed: simulated heartbeats, seconds, heartbeats per second.
+guarded.  Printed: simulated heartbeats, seconds, heartbeats per second,
+and the process's peak resident memory (``ru_maxrss``: this process ran
+nothing before the simulation but its imports).
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import sys
 import time
 from pathlib import Path
@@ -31,9 +34,12 @@ def main() -> None:
     outcome = run(job, causes(job)[0], seed=1)
     seconds = time.perf_counter() - began
     rate = outcome.heartbeats / seconds
-    print(f"{'ranks':>6} {'hours':>6} {'heartbeats':>13} {'seconds':>8} {'heartbeats/s':>13}")
+    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    heads = f"{'ranks':>6} {'hours':>6} {'heartbeats':>13} {'seconds':>8} {'heartbeats/s':>13}"
+    print(f"{heads} {'peak MiB':>9}")
     print(
         f"{job.ranks:>6,} {job.hours:>6} {outcome.heartbeats:>13,} {seconds:>8.1f} {rate:>13,.0f}"
+        f" {peak_mib:>9.1f}"
     )
     if not args.day and not args.smoke:
         day = 1_024 * 86_400 / rate

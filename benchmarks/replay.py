@@ -3,8 +3,9 @@
     python3 benchmarks/replay.py            # 1M and 10M lines (250 MB of CSV in a temp folder)
     python3 benchmarks/replay.py --smoke    # 100k and 1M lines, for CI
 
-The floor is the least any replay must do: a plain ``csv.reader`` loop that
-parses the three integers of each line and keeps each rank's maximum.
+The floor is the least any replay must do, written as well as it can be: a
+plain ``csv.reader`` loop, in a function, that parses the three integers of
+each line and keeps each rank's maximum.
 ``python -m solution detect`` does that and checks every line (ranks in
 range, times that parse, the error's line number kept), then reports.  Both
 run as processes on the same file, best of three; each process reports its
@@ -26,17 +27,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RANKS = 1024
 WIDTHS = (11, 8, 8, 6, 9, 10)
+# Inside a function, as `detect`'s loop is: its names are locals, not global lookups.
 FLOOR = """
 import csv, sys
-latest = {}
-get = latest.get
-with open(sys.argv[1], newline="") as lines:
-    rows = csv.reader(lines)
-    next(rows)
-    for rank, sent, received in rows:
-        r, _, t = int(rank), int(sent), int(received)
-        if t > get(r, -1):
-            latest[r] = t
+def floor(path):
+    latest = {}
+    get = latest.get
+    with open(path, newline="") as lines:
+        rows = csv.reader(lines)
+        next(rows)
+        for rank, sent, received in rows:
+            r, _, t = int(rank), int(sent), int(received)
+            if t > get(r, -1):
+                latest[r] = t
+    return latest
+floor(sys.argv[1])
 """
 DETECT = """
 import runpy, sys

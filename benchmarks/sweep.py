@@ -1,4 +1,4 @@
-"""The sweep's cost, measured side by side; and a scaling check for overlapping_jobs.
+"""The sweep's cost, measured side by side in one run.
 
     python3 benchmarks/sweep.py            # 100k and 1M intervals (pip install -e '.[bench]'
                                            # for the intervaltree column)
@@ -31,7 +31,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from variants.sweep import Busy, Window, utilization
 
 GPUS, DAY, HOUR = 1024, 86_400, 3_600
-SCALING_LIMIT = 24  # n -> 8n: n log n gives ~9, n**2 gives 64
 
 
 def day_of_jobs(count: int, seed: int = 7) -> list[Busy]:

@@ -1,6 +1,8 @@
-"""The heartbeat datagram, version 1: what a sender puts on the wire, and its parser.
+"""The heartbeat datagram, in two versions: what a sender puts on the wire, and its parser.
 
-One UDP datagram per heartbeat, ASCII, fields separated by single spaces:
+One UDP datagram per heartbeat, the sender's choice of two layouts that
+carry the same fields; a collector reads both.  Version 1 is text, ASCII,
+fields separated by single spaces, which anyone can type or read in tcpdump:
 
     HB1 <job> <rank> <sent_at> <progress>
 
@@ -15,18 +17,27 @@ One UDP datagram per heartbeat, ASCII, fields separated by single spaces:
   collector's clock.
 * ``progress``: a decimal integer >= 0, steps or collectives completed.
 
-At most 128 bytes.  `parse` returns a `Datagram` or raises `Malformed`, with
-a short reason the collector counts by.  Nothing else can come out of it,
-whatever the bytes.
+At most 128 bytes.  Version 2 is binary, for a collector at its floor: the
+three bytes ``HB\x02``, the job's length in one byte, the job (as above),
+then the rank (unsigned 32 bits), ``sent_at`` (signed 64) and ``progress``
+(unsigned 64, below 2**63), big-endian: 4 + len(job) + 20 bytes exactly.
+Both versions hold the same checks; a text ``HB2`` is still an unknown
+version.
+
+`parse` returns a `Datagram` or raises `Malformed`, with a short reason the
+collector counts by.  Nothing else can come out of it, whatever the bytes.
 """
 
 from __future__ import annotations
 
 import re
+import struct
 from typing import NamedTuple
 
 VERSION = b"HB1"
+BINARY = b"HB\x02"
 MAX_BYTES = 128
+_NUMBERS = struct.Struct("!Iqq")  # rank, sent_at, progress: after the job
 _JOB = re.compile(rb"[A-Za-z0-9._-]{1,64}\Z")
 _NUMBER = re.compile(rb"(0|-?[1-9][0-9]{0,18})\Z")  # canonical: no leading zero, no -0
 _HEARTBEAT = re.compile(
@@ -49,14 +60,24 @@ class Datagram(NamedTuple):
     progress: int
 
 
-def encode(job: str, rank: int, sent_at: int, progress: int) -> bytes:
+def encode(job: str, rank: int, sent_at: int, progress: int, *, binary: bool = False) -> bytes:
     """The datagram for one heartbeat; ValueError for fields the format cannot carry."""
-    data = b"%s %s %d %d %d" % (VERSION, job.encode("ascii"), rank, sent_at, progress)
+    name = job.encode("ascii")
+    if binary:
+        try:
+            numbers = _NUMBERS.pack(rank, sent_at, progress)
+        except struct.error as error:
+            raise Malformed(f"cannot carry the numbers: {error}") from None
+        data = BINARY + bytes([len(name) % 256]) + name + numbers
+    else:
+        data = b"%s %s %d %d %d" % (VERSION, name, rank, sent_at, progress)
     parse(data)  # the sender never puts on the wire what a collector would refuse
     return data
 
 
 def parse(data: bytes) -> Datagram:
+    if data[:3] == BINARY:
+        return _parse_binary(data)
     match = _HEARTBEAT.match(data)  # the usual case, in one pass of C
     if match is None or len(data) > MAX_BYTES:
         raise Malformed(_reason(data))
@@ -65,6 +86,21 @@ def parse(data: bytes) -> Datagram:
     if numbers[0] >= 2**31 or not -(2**63) <= numbers[1] < 2**63 or numbers[2] >= 2**63:
         raise Malformed(_reason(data))
     return Datagram(job.decode("ascii"), *numbers)
+
+
+def _parse_binary(data: bytes) -> Datagram:
+    size = data[3] if len(data) > 3 else 0
+    if len(data) != 4 + size + _NUMBERS.size:
+        raise Malformed("wrong length")
+    job = data[4 : 4 + size]
+    if not _JOB.match(job):
+        raise Malformed("bad job")
+    rank, sent_at, progress = _NUMBERS.unpack_from(data, 4 + size)
+    if rank >= 2**31:
+        raise Malformed("bad rank")
+    if progress < 0:
+        raise Malformed("bad progress")
+    return Datagram(job.decode("ascii"), rank, sent_at, progress)
 
 
 def _reason(data: bytes) -> str:

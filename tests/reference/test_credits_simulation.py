@@ -28,8 +28,9 @@ def test_fair_share_divides_the_gpus_by_weight() -> None:
         assert abs(share.share - Fraction(share.weight, total)) < Fraction(1, 100), share
 
 
-def test_a_run_is_reproducible_from_its_seed() -> None:
+def test_a_run_is_reproducible_from_its_seed_and_another_seed_differs() -> None:
     assert contend(fair=True, seed=3, ticks=2_000) == contend(fair=True, seed=3, ticks=2_000)
+    assert contend(fair=True, seed=3, ticks=2_000) != contend(fair=True, seed=4, ticks=2_000)
 
 
 def test_the_command_prints_text_and_json() -> None:

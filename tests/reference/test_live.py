@@ -10,6 +10,7 @@ collector is flooded; its metrics are scraped over HTTP.
 
 from __future__ import annotations
 
+import collections
 import signal
 import socket
 import subprocess
@@ -17,6 +18,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -128,6 +130,92 @@ def test_near_valid_datagrams_parse_or_are_refused_by_reason(parts: list[str], g
         assert encode(verdict.job, verdict.rank, verdict.sent_at, verdict.progress) == data
     else:
         assert verdict
+
+
+heartbeats = st.builds(
+    Datagram,
+    job=st.from_regex(r"[A-Za-z0-9._-]{1,64}", fullmatch=True),
+    rank=st.integers(0, 2**31 - 1),
+    sent_at=st.integers(-(2**63), 2**63 - 1),
+    progress=st.integers(0, 2**63 - 1),
+)
+
+
+@given(heartbeats, st.booleans())
+def test_each_version_carries_every_heartbeat_exactly(heartbeat: Datagram, binary: bool) -> None:
+    """Text or binary, what a sender encodes is what the collector parses, field for field."""
+    assert parse(encode(*heartbeat, binary=binary)) == heartbeat
+
+
+@given(heartbeats, st.integers(0, 95), st.binary(min_size=1, max_size=3))
+def test_a_binary_datagram_broken_anywhere_parses_or_is_refused(
+    heartbeat: Datagram, at: int, junk: bytes
+) -> None:
+    """Bytes overwritten, cut or added anywhere in a binary heartbeat: a heartbeat the
+    sender could have sent, or a reason; never an exception of another kind."""
+    data = encode(*heartbeat, binary=True)
+    for broken in (data[:at] + junk + data[at + len(junk) :], data[:at], data + junk):
+        verdict = _verdict(broken)
+        if isinstance(verdict, Datagram):
+            assert encode(*verdict, binary=True) == broken
+        else:
+            assert verdict
+
+
+def _datagram_of(kind: str, rank: int, junk: bytes) -> bytes:
+    """A heartbeat of the collector's job (text or binary), of another job, or junk."""
+    if kind == "junk":
+        return junk
+    job = "other" if kind == "other job" else "test"
+    return encode(job, rank, 1, rank, binary=kind == "binary")
+
+
+@pytest.fixture(scope="module")
+def collector() -> Any:
+    made = _collector(world_size=4)
+    yield made
+    made.close()
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["text", "binary", "other job", "junk"]),
+            st.integers(0, 7),
+            st.binary(max_size=140),
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_every_datagram_is_accepted_or_refused_for_exactly_one_reason(
+    collector: Collector, batch: list[tuple[str, int, bytes]]
+) -> None:
+    """Sent over a real socket: each datagram read is counted once, as a heartbeat accepted
+    or under the one reason its parse (or the job, or the world size) gives."""
+    datagrams = [_datagram_of(*each) for each in batch]
+    expected: collections.Counter[str] = collections.Counter()
+    for data in datagrams:
+        verdict = _verdict(data)
+        if not isinstance(verdict, Datagram):
+            expected[verdict] += 1
+        elif verdict.job != "test":
+            expected["another job"] += 1
+        elif verdict.rank >= 4:
+            expected["rank outside the world"] += 1
+        else:
+            expected["accepted"] += 1
+    received, accepted = collector.stats.received, collector.stats.accepted
+    rejected = collections.Counter(collector.stats.rejected)
+    _send(collector.address, *datagrams)
+    deadline = time.monotonic() + 2
+    while collector.stats.received < received + len(datagrams) and time.monotonic() < deadline:
+        collector.poll(0.01)
+    refused = collections.Counter(collector.stats.rejected)
+    refused.subtract(rejected)
+    seen = +refused + collections.Counter({"accepted": collector.stats.accepted - accepted})
+    assert collector.stats.received - received == len(datagrams)
+    assert seen == +expected
 
 
 def test_a_flood_is_accounted_for_datagram_by_datagram() -> None:
