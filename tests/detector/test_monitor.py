@@ -80,6 +80,7 @@ def test_no_ranks_and_a_zero_timeout_are_valid(impl: Implementation) -> None:
     agree(impl, Session(1, 0).then(("beat", 0), ("stopped", 0), ("advance", 1), ("stopped", 0)))
 
 
+@pytest.mark.alone("a stateful property (hypothesis), the backstop for what no example foresaw")
 def test_the_monitor_agrees_with_detect_after_every_step(impl: Implementation) -> None:
     """Stateful: random beats and clock moves; after each step, stopped() equals detect.
 

@@ -115,3 +115,41 @@ def test_an_untouched_starter_fails_every_point_saying_what_is_missing(
     for point, score in attempted.items():
         assert score["result"] == "failed", f"{point}: {score}"
         assert all(s.startswith("not implemented yet") for s in score["symptoms"]), score
+
+
+def _functions(outcomes: dict[str, str]) -> dict[str, set[str]]:
+    """Each test function's node ids (its parametrized cases, or itself)."""
+    functions: dict[str, set[str]] = {}
+    for nodeid in outcomes:
+        functions.setdefault(nodeid.split("[")[0], set()).add(nodeid)
+    return functions
+
+
+def test_every_example_test_catches_a_known_mistake_or_says_why_it_stands_alone(
+    cards: dict[str, Card],
+) -> None:
+    """A failure message is written for a learner who made a mistake: an example test no
+    mistake of the gallery fails has never been shown to tell anyone anything.  So each
+    one catches at least one known mistake, or is marked `@pytest.mark.alone(why)`.  A
+    property test is the backstop for what no example foresaw (each mistake must fail by
+    examples alone, so that no seed decides a verdict): it is not asked to be the one."""
+    reference = cards[REFERENCE]
+    caught = {
+        nodeid
+        for impl, card in cards.items()
+        if "/wrong_" in impl
+        for nodeid, outcome in card["outcomes"].items()
+        if outcome == "failed"
+    }
+    properties, alone = set(reference["properties"]), reference["alone"]
+    functions = _functions(reference["outcomes"])
+    uncaught = sorted(
+        function
+        for function, ids in functions.items()
+        if not ids & caught and not ids & properties and not ids & alone.keys()
+    )
+    assert not uncaught, "no known mistake fails these, and they do not say why:\n" + "\n".join(
+        uncaught
+    )
+    stale = sorted(f for f, ids in functions.items() if ids & alone.keys() and ids & caught)
+    assert not stale, "marked alone, yet a known mistake fails them:\n" + "\n".join(stale)

@@ -56,6 +56,7 @@ scripts = st.builds(
 )
 
 
+@pytest.mark.alone("a stateful property (hypothesis), the backstop for what no example foresaw")
 def test_calls_through_one_budget_follow_the_model(impl: Implementation) -> None:
     impl.needs("call_with_retries", "RetryBudget")
 

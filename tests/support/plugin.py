@@ -100,6 +100,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "rules(*numbers): the contract's numbered rules this test checks"
     )
+    config.addinivalue_line(
+        "markers",
+        "alone(why): an example test no known mistake fails, and why it stands anyway",
+    )
     if config.option.help:
         return
     json_path = config.getoption("--rubric-json")
@@ -210,6 +214,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                     f"under {exercise.tests.relative_to(ROOT)}"
                 )
         scores.points[item.nodeid] = point
+        scores.note_kind(item)
         kept.append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)

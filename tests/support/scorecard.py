@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import is_hypothesis_test
 
 from tests.support import catalogue
 from tests.support.exercises import POINTS
@@ -49,8 +50,18 @@ class Scorecard:
     ) -> None:
         self.kata, self.print_card, self.json_path, self.judge = kata, print_card, json_path, judge
         self.points: dict[str, str] = {}  # nodeid -> rubric point
+        self.properties: set[str] = set()  # nodeids of property tests (hypothesis)
+        self.alone: dict[str, str] = {}  # nodeid -> why no known mistake fails it
         self.tests: dict[str, _Test] = {}
         self.interrupted = False  # Ctrl-C: the card covers the tests that ran
+
+    def note_kind(self, item: pytest.Item) -> None:
+        """A property test, or an example test that says why it stands alone (for the gallery)."""
+        if is_hypothesis_test(getattr(item, "obj", None)):
+            self.properties.add(item.nodeid)
+        marker = item.get_closest_marker("alone")
+        if marker is not None:
+            self.alone[item.nodeid] = str(marker.args[0] if marker.args else "")
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         point = self.points.get(report.nodeid)
@@ -131,6 +142,9 @@ class Scorecard:
                 for m in ranked
             ],
             "interrupted": self.interrupted,
+            "outcomes": {nodeid: test.outcome for nodeid, test in self.tests.items()},
+            "properties": sorted(self.properties),
+            "alone": self.alone,
             "tests_run": sum(t.outcome in ("passed", "failed") for t in self.tests.values()),
             "tests_collected": sum(point in POINTS for point in self.points.values()),
             "void": self.judge.void if self.judge else "",
