@@ -134,3 +134,16 @@ def test_a_request_cancelled_in_flight_ends_cancelled_when_its_batch_fails(
     want += [(failed("a", "the batch's error"), cancelled("b"))]
     session = Session.of(steps, max_batch_size=2, max_wait=0, max_queue=4)
     expect_session(impl, session, want, rule=RULE)
+
+
+@pytest.mark.rules(10)
+def test_an_id_used_again_has_only_its_own_timeout(impl: Implementation) -> None:
+    """x holds the one slot. a (timeout 5) is cancelled at 1, and a new request a (timeout
+    100) queues at 2; c (timeout 3) times out at 4. At 6 the first a's deadline has passed,
+    but that a left long ago: the new a, queued 4 ticks of its 100, does not time out."""
+    steps = [submit("x", 0), poll(0), submit("a", 0, timeout=5), submit("c", 0, timeout=3)]
+    steps += [cancel("a", 1), submit("a", 2, timeout=100), poll(4), poll(6)]
+    want = ["queued", sends((["x"], 1)), "queued", "queued", "cancelled now", "queued"]
+    want += [sends(timed_out=["c"]), NOTHING]
+    session = Session.of(steps, max_batch_size=1, max_wait=0, max_queue=4)
+    expect_session(impl, session, want, rule=RULE)

@@ -45,7 +45,8 @@ class Batcher:
         self._batch_of: dict[Hashable, int] = {}  # request id -> its batch in flight
         self._discard: set[Hashable] = set()  # cancelled while in flight
         self._orders, self._batch_ids = itertools.count(), itertools.count(1)
-        self._closed, self._now = False, -(2**63)
+        self._closed = False
+        self._now: int | None = None  # the latest now passed
 
     def submit(self, request: Request, *, now: int) -> None:
         """Queue `request`, arriving `now`; QueueFull if `max_queue` are queued; Closed if closed.
@@ -135,7 +136,7 @@ class Batcher:
             times.append(deadline[0] + 1)  # timed out once queued longer than its timeout
         oldest = self._queue.oldest()
         if oldest is not None and len(self._in_flight) < self.config.max_in_flight:
-            times.append(oldest.arrival + (0 if self._closed else self.config.max_wait))
+            times.append(oldest.arrival + self.config.max_wait)  # closed: the poll sent them
         return min(times, default=None)
 
     def close(self) -> None:
@@ -155,7 +156,7 @@ class Batcher:
         return len(self._in_flight)
 
     def _advance(self, now: int) -> None:
-        if now < self._now:
+        if self._now is not None and now < self._now:
             raise ValueError(f"time went back: now={now} after now={self._now}")
         self._now = now
 
