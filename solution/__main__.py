@@ -3,6 +3,7 @@
 import sys
 
 from solution.cli import main
+from solution.unix import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(main, "python -m solution"))

@@ -7,9 +7,10 @@ Bad input of any kind exits with status 2 and one line naming the problem
 from __future__ import annotations
 
 import argparse
+import heapq
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from pathlib import Path
@@ -21,9 +22,11 @@ from solution.lab import run as run_lab
 from solution.live.collector import Collector
 from solution.live.demo import live
 from solution.live.metrics import Metrics
-from solution.logfile import InputError, format_time, name_of, parse_time
+from solution.live.wire import encode
+from solution.logfile import InputError, format_time, name_of, parse_time, shown
 from solution.replay import replay
 from solution.threshold import Threshold
+from solution.unix import Parser, Progress, bounded, ending, integer
 
 EXIT_BAD_INPUT = 2
 PROG = "python -m solution"
@@ -53,13 +56,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=PROG, description="Which rank of a training job stopped, and when."
-    )
+    parser = Parser(prog=PROG, description="Which rank of a training job stopped, and when.")
     commands = parser.add_subparsers(dest="command", required=True)
     show = commands.add_parser("demo", help="a simulated job: who stopped first, and the traps")
     show.add_argument(
-        "--log", type=Path, help="also write the job's heartbeat log here, as CSV for `detect`"
+        "--log",
+        type=Path,
+        help="also write the job's heartbeat log here, as CSV for `detect` (-: print only the "
+        "log, to standard output)",
     )
 
     log = commands.add_parser(
@@ -79,7 +83,7 @@ def _parser() -> argparse.ArgumentParser:
     log.add_argument("--start", help="when the job started (default: the earliest received_at)")
     log.add_argument(
         "--world-size",
-        type=int,
+        type=integer,
         help=f"number of ranks (default: the largest rank in LOG + 1, if below {RANK_LIMIT:,})",
     )
     log.add_argument("--seconds", action="store_true", help="times are decimal seconds")
@@ -93,14 +97,14 @@ def _parser() -> argparse.ArgumentParser:
         epilog="--interval, --horizon and --delay are integers in one unit of time; "
         "--miss-probability and --budget are exact decimals or fractions (0.01, 1/8).",
     )
-    plan.add_argument("--interval", type=int, required=True, help="time between heartbeats")
+    plan.add_argument("--interval", type=integer, required=True, help="time between heartbeats")
     plan.add_argument(
         "--miss-probability", type=_exact, required=True, help="P(a heartbeat is lost or late)"
     )
-    plan.add_argument("--ranks", type=int, required=True, help="ranks heartbeating")
-    plan.add_argument("--horizon", type=int, required=True, help="time the budget covers")
+    plan.add_argument("--ranks", type=integer, required=True, help="ranks heartbeating")
+    plan.add_argument("--horizon", type=integer, required=True, help="time the budget covers")
     plan.add_argument("--budget", type=_exact, default=Fraction(1), help="false alarms allowed")
-    plan.add_argument("--delay", type=int, default=0, help="margin for a late heartbeat")
+    plan.add_argument("--delay", type=integer, default=0, help="margin for a late heartbeat")
 
     lab = commands.add_parser(
         "lab",
@@ -108,15 +112,16 @@ def _parser() -> argparse.ArgumentParser:
         description="Simulate a job's heartbeats with one cause of false alarms at a time, and "
         "measure every detector on the same trace against the threshold arithmetic's promise.",
     )
-    lab.add_argument("--ranks", type=_bounded(16, LAB_RANKS), default=128, help="ranks (128)")
-    lab.add_argument("--hours", type=_bounded(1, LAB_HOURS), default=1, help="hours of job (1)")
-    lab.add_argument("--seed", type=int, default=1, help="the simulation's seed (1)")
+    lab.add_argument("--ranks", type=bounded(16, LAB_RANKS), default=128, help="ranks (128)")
+    lab.add_argument("--hours", type=bounded(1, LAB_HOURS), default=1, help="hours of job (1)")
+    lab.add_argument("--seed", type=integer, default=1, help="the simulation's seed (1)")
     names = [cause.name for cause in causes(Job())]
     lab.add_argument(
         "--cause", action="append", choices=names, help="only this cause (repeatable; all)"
     )
-    lab.add_argument("--json", action="store_true", help="print JSON")
-    lab.add_argument("--markdown", action="store_true", help="print WRITEUP.md's tables")
+    form = lab.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="print JSON")
+    form.add_argument("--markdown", action="store_true", help="print WRITEUP.md's tables")
 
     collect = commands.add_parser(
         "collect",
@@ -125,25 +130,40 @@ def _parser() -> argparse.ArgumentParser:
         "its own monotonic clock; each rank reported as it crosses the timeout; a summary at "
         "the end (Ctrl-C, or --duration).",
     )
-    collect.add_argument("--job", required=True, help="the job whose heartbeats to accept")
-    collect.add_argument("--world-size", type=_bounded(1, WORLD_SIZE_LIMIT), required=True)
-    collect.add_argument("--timeout", type=_seconds, required=True, help="seconds of silence")
-    collect.add_argument("--stall-timeout", type=_seconds, help="seconds without progress: hung")
-    collect.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    collect.add_argument("--port", type=_bounded(0, 65_535), default=9_999, help="UDP port (9999)")
     collect.add_argument(
-        "--metrics-port", type=_bounded(0, 65_535), help="serve Prometheus metrics"
+        "--job", type=_job, required=True, help="the job whose heartbeats to accept"
     )
-    collect.add_argument("--duration", type=_seconds, help="stop after this many seconds")
+    collect.add_argument(
+        "--world-size",
+        type=bounded(1, WORLD_SIZE_LIMIT),
+        required=True,
+        help="the job's ranks: 0 to this - 1",
+    )
+    collect.add_argument("--timeout", type=_seconds, required=True, help="seconds of silence")
+    collect.add_argument(
+        "--stall-timeout",
+        type=_seconds,
+        help="seconds beating without progress: hung (default: no hung reports)",
+    )
+    collect.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    collect.add_argument("--port", type=bounded(0, 65_535), default=9_999, help="UDP port (9999)")
+    collect.add_argument(
+        "--metrics-port",
+        type=bounded(0, 65_535),
+        help="serve Prometheus metrics on 127.0.0.1 (0: any free port, printed)",
+    )
+    collect.add_argument(
+        "--duration", type=_seconds, help="stop after this many seconds (default: at Ctrl-C)"
+    )
 
     demo_live = commands.add_parser(
         "live",
         help="real processes heartbeat to a real collector; one killed, one frozen, one hung",
     )
-    demo_live.add_argument("--ranks", type=_bounded(4, 64), default=8, help="worker processes (8)")
+    demo_live.add_argument("--ranks", type=bounded(4, 64), default=8, help="worker processes (8)")
     demo_live.add_argument("--interval", type=_seconds, default=200_000_000, help="seconds (0.2)")
     demo_live.add_argument(
-        "--metrics-port", type=_bounded(0, 65_535), help="serve Prometheus metrics"
+        "--metrics-port", type=bounded(0, 65_535), help="serve Prometheus metrics"
     )
     return parser
 
@@ -160,7 +180,7 @@ def _seconds(text: str) -> int:
 
 
 def _collect(args: argparse.Namespace) -> int:
-    metrics = Metrics(args.metrics_port)
+    metrics = _metrics(args.metrics_port)
     try:
         collector = Collector(
             job=args.job,
@@ -173,13 +193,18 @@ def _collect(args: argparse.Namespace) -> int:
             metrics=metrics,
         )
     except OSError as error:
+        metrics.close()
         raise InputError(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None
     host, port = collector.address
-    print(f"listening on {host}:{port} for job {args.job!r}, {args.world_size} ranks", flush=True)
+    served = f"; metrics on http://127.0.0.1:{metrics.port}/metrics" if metrics.port else ""
     try:
-        collector.run(args.duration / 1e9 if args.duration else float("inf"))
-    except KeyboardInterrupt:
-        pass
+        print(
+            f"listening on {host}:{port} for job {args.job!r}, {args.world_size} ranks{served}",
+            flush=True,
+        )
+        collector.run(args.duration / 1e9 if args.duration else None)
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP: the summary all the same
+        ending()
     finally:
         for line in collector.summary():
             print(line)
@@ -188,32 +213,54 @@ def _collect(args: argparse.Namespace) -> int:
     return 0
 
 
-def _live(args: argparse.Namespace) -> int:
+def _metrics(port: int | None) -> Metrics:
+    """The metrics endpoint, or one line saying why it cannot be served."""
     try:
-        result = live(
-            ranks=args.ranks, interval=args.interval / 1e9, metrics_port=args.metrics_port
-        )
-    except KeyboardInterrupt:
-        print("interrupted: every worker ended and reaped", file=sys.stderr)
+        return Metrics(port)
+    except RuntimeError as error:  # the optional extra is not installed
+        raise InputError(f"--metrics-port: {error}") from None
+    except OSError as error:
+        raise InputError(f"--metrics-port {port}: cannot listen: {error.strerror}") from None
+
+
+def _live(args: argparse.Namespace) -> int:
+    metrics = _metrics(args.metrics_port)
+    try:
+        result = live(ranks=args.ranks, interval=args.interval / 1e9, metrics=metrics)
+    finally:
+        metrics.close()
+    if result.interrupted:
+        ended = "every worker ended and reaped" if result.reaped else "a worker was not reaped"
+        print(f"interrupted: {ended}", file=sys.stderr)
         return 130
     return 0 if result.reaped else 1
 
 
-def _bounded(low: int, high: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        value = int(text)
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be between {low} and {high:,}")
-        return value
-
-    parse.__name__ = "integer"  # argparse names the type in its message
-    return parse
+def _job(text: str) -> str:
+    """A job name the wire format can carry: 1 to 64 of A-Z a-z 0-9 . _ -."""
+    try:
+        encode(text, 0, 0, 0)
+    except (ValueError, UnicodeEncodeError):
+        raise argparse.ArgumentTypeError(
+            f"{shown(text)} is not a job name the heartbeats can carry: 1 to 64 of "
+            "A-Z a-z 0-9 . _ -"
+        ) from None
+    return text
 
 
 def _lab(args: argparse.Namespace) -> int:
     job = Job(ranks=args.ranks, hours=args.hours)
     chosen = [c for c in causes(job) if args.cause is None or c.name in args.cause]
-    outcomes = [run_lab(job, cause, seed=args.seed) for cause in chosen]
+    shown = Progress(sys.stderr)
+    outcomes = []
+    for number, cause in enumerate(chosen, 1):
+        what = f"lab: cause {number} of {len(chosen)} ({cause.name}), rank"
+
+        def told(done: int, what: str = what) -> None:
+            shown(f"{what} {done:,} of {job.ranks:,}")
+
+        outcomes.append(run_lab(job, cause, seed=args.seed, progress=told))
+    shown.done()
     if args.json:
         print(json.dumps(report.as_json(job, outcomes, args.seed)))
     elif args.markdown:
@@ -263,15 +310,67 @@ def _detect(args: argparse.Namespace) -> int:
             f"{format_time(since, seconds=args.seconds)}: pass --start too"
         )
     world_size = log.top_rank + 1 if args.world_size is None else args.world_size
-    # One heartbeat per rank, its latest as of now: the question detect answers is the same.
-    latest = (Heartbeat(rank, received, received) for rank, received in log.latest.items())
-    stopped = detect(latest, world_size=world_size, start=since, now=as_of, timeout=timeout)
+    report = _Report(log.latest, world_size, since, as_of, timeout)
+    write = sys.stdout.write
     if args.json:
         window = {"world_size": world_size, "start": since, "now": as_of, "timeout": timeout}
-        print(json.dumps({**window, "stopped": [s._asdict() for s in stopped]}))
+        window |= {"unit": "ns" if args.seconds else "ticks", "never_heard": report.never}
+        write(json.dumps(window)[:-1] + ', "stopped": [')
+        rows = (_json_row(*s) for s in report.ordered())
+        for i, lines in enumerate(_chunks(rows)):
+            write((", " if i else "") + ", ".join(lines))
+        write("]}\n")
     else:
-        print(_as_table(stopped, world_size, now=as_of, timeout=timeout, seconds=args.seconds))
+        for lines in _chunks(_table(report, seconds=args.seconds)):
+            write("\n".join(lines) + "\n")
     return 0
+
+
+class _Report:
+    """detect's answer for a replayed log, in its order, one rank at a time.
+
+    The heard ranks are asked of `detect` itself; the ranks never heard (a
+    --world-size of 4 million, a log of two lines) are not made one object
+    each before they are printed: they come, in rank order, among the heard
+    ranks whose silence equals theirs, since `start`.
+    """
+
+    def __init__(
+        self, latest: dict[int, int], world_size: int, start: int, now: int, timeout: int
+    ) -> None:
+        ranks = sorted(latest)  # detect is asked of the heard ranks, renumbered in order
+        renumbered = (Heartbeat(i, latest[rank], latest[rank]) for i, rank in enumerate(ranks))
+        answer = detect(renumbered, world_size=len(ranks), start=start, now=now, timeout=timeout)
+        self.heard = [s._replace(rank=ranks[s.rank]) for s in answer]
+        self.latest, self.world_size, self.silence = latest, world_size, now - start
+        unheard = world_size - len(ranks)
+        self.never = unheard if self.silence > timeout else 0  # the never-heard ranks reported
+        self.count = len(self.heard) + self.never
+        self.timeout, self.now = timeout, now
+
+    def ordered(self) -> Iterator[Stopped]:
+        ties = [s for s in self.heard if s.silence == self.silence] if self.never else []
+        yield from heapq.merge(ties, self._never_heard(), key=lambda s: s.rank)
+        yield from self.heard[len(ties) :]
+
+    def _never_heard(self) -> Iterator[Stopped]:
+        if self.never:
+            latest = self.latest
+            for rank in range(self.world_size):
+                if rank not in latest:
+                    yield Stopped(rank, None, self.silence)
+
+    def largest_rank(self) -> int:
+        """The largest rank the report lists (-1 if none)."""
+        never = next((r for r in range(self.world_size - 1, -1, -1) if r not in self.latest), -1)
+        heard = max((s.rank for s in self.heard), default=-1)
+        return max(heard, never if self.never else -1)
+
+
+def _json_row(rank: int, last_heard: int | None, silence: int) -> str:
+    """json.dumps of the row's dict, as written by hand: a million rows take a second."""
+    heard = "null" if last_heard is None else last_heard
+    return f'{{"rank": {rank}, "last_heard": {heard}, "silence": {silence}}}'
 
 
 def _time_flag(flag: str, text: str | None, *, seconds: bool) -> int | None:
@@ -283,31 +382,48 @@ def _time_flag(flag: str, text: str | None, *, seconds: bool) -> int | None:
         raise InputError(f"{flag}: {error}") from None
 
 
-def _as_table(
-    stopped: list[Stopped], world_size: int, *, now: int, timeout: int, seconds: bool
-) -> str:
+def _chunks(lines: Iterable[str], size: int = 10_000) -> Iterator[list[str]]:
+    """Lines in lists of `size`: written a list at a time, never all held at once."""
+    chunk: list[str] = []
+    for line in lines:
+        chunk.append(line)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _table(report: _Report, *, seconds: bool) -> Iterator[str]:
     def time(ticks: int | None) -> str:
         return "never" if ticks is None else format_time(ticks, seconds=seconds)
 
+    never = f" ({report.never:,} never heard)" if report.never else ""
     heading = (
-        f"{len(stopped)} of {world_size} ranks silent for more than {time(timeout)} "
-        f"as of {time(now)}"
+        f"{report.count} of {report.world_size} ranks silent for more than "
+        f"{time(report.timeout)} as of {time(report.now)}{never}"
     )
-    if not stopped:
-        return heading + "."
-    rows = [("rank", "last heard", "silence", "")]
-    rows += [
-        (str(s.rank), time(s.last_heard), time(s.silence), "stopped first" if i == 0 else "")
-        for i, s in enumerate(stopped)
-    ]
-    widths = [max(len(row[c]) for row in rows) for c in range(3)]
-    lines = [
-        "  ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=False))
-        + "  "
-        + row[3]
-        for row in rows
-    ]
-    return "\n".join([heading + ":", *(line.rstrip() for line in lines)])
+    if not report.count:
+        yield heading + "."
+        return
+    yield heading + ":"
+    shown = [time(s.last_heard) for s in report.heard] + (["never"] if report.never else [])
+    silences = [time(s.silence) for s in report.heard] + [time(report.silence)] * bool(never)
+    widths = (
+        max(len("rank"), len(str(report.largest_rank()))),
+        max(len("last heard"), *map(len, shown)),
+        max(len("silence"), *map(len, silences)),
+    )
+    yield f"{'rank':>{widths[0]}}  {'last heard':>{widths[1]}}  {'silence':>{widths[2]}}"
+    unheard = f"  {'never':>{widths[1]}}  {time(report.silence):>{widths[2]}}"
+    first = True
+    for s in report.ordered():
+        if s.last_heard is None:  # a rank never heard never ran: it did not stop first
+            yield f"{s.rank:>{widths[0]}}{unheard}"
+            continue
+        row = f"{s.rank:>{widths[0]}}  {time(s.last_heard):>{widths[1]}}"
+        yield row + f"  {time(s.silence):>{widths[2]}}" + ("  stopped first" if first else "")
+        first = False
 
 
 def _threshold(args: argparse.Namespace) -> int:

@@ -10,11 +10,12 @@ silent exactly the timeout at the moment of the report.
 from __future__ import annotations
 
 import csv
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from solution.detector import Heartbeat, Stopped, detect
-from solution.logfile import HEADER, InputError
+from solution.logfile import HEADER, STDIN, InputError
 from solution.simulation import EPOCH_MS, HOUR_MS, Job, heartbeats
 from solution.timeline import timeline
 
@@ -123,7 +124,15 @@ def write_log(path: Path, beats: Sequence[Heartbeat]) -> None:
 
 
 def main(log: Path | None = None) -> int:
-    """Print the report; with `log`, first write the heartbeat log `detect` can read."""
+    """Print the report; with `log`, first write the heartbeat log `detect` can read.
+
+    With ``--log -`` the log is the output, alone (``demo --log - | detect - ...``).
+    """
+    if log == STDIN:
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(HEADER)
+        writer.writerows(heartbeats(JOB, seed=SEED))
+        return 0
     if log is not None:
         try:
             write_log(log, heartbeats(JOB, seed=SEED))

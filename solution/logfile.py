@@ -3,7 +3,11 @@
 Times are integer ticks of one clock (ns, ms, ...), or, when ``seconds`` is
 asked for, decimal seconds such as ``12.000000001``, converted exactly to
 integer nanoseconds: the text is split at the point, never passed through a
-float, so a boundary a nanosecond wide survives.  Every problem is an
+float, so a boundary a nanosecond wide survives.  A number is ASCII digits
+with an optional leading minus, nothing else: not ``+5``, ``1_000``, `` 5``
+or another script's digits (``int()`` takes all of those), and a time fits
+in 64 bits, as the collector's clock and the wire's fields do.  A value
+quoted in a message is shortened: a 100,000-digit field is not a 100 KB line.  Every problem is an
 `InputError` naming the file and line, invisible characters shown (``repr``);
 no line is silently skipped.  A UTF-8 byte-order mark, as some editors write,
 is read as nothing; bytes that are not UTF-8 are kept as they are
@@ -28,7 +32,10 @@ HEADER = ("rank", "sent_at", "received_at")
 STDIN = Path("-")
 NS_PER_SECOND = 10**9
 T = TypeVar("T")
-_DECIMAL_SECONDS = re.compile(r"([+-]?)([0-9]+)(?:\.([0-9]{1,9}))?")
+_INTEGER = re.compile(r"-?[0-9]+", re.ASCII)
+_DECIMAL_SECONDS = re.compile(r"(-?)([0-9]+)(?:\.([0-9]{1,9}))?", re.ASCII)
+TIME_LIMIT = 2**63  # a time is a signed 64-bit number of ticks
+SHOWN = 64  # characters of a value quoted in a message, at most
 
 
 class InputError(Exception):
@@ -44,16 +51,31 @@ def parse_time(text: str, *, seconds: bool = False) -> int:
     8640000000000001
     """
     if not seconds:
-        try:
-            return int(text)
-        except ValueError:
-            raise ValueError(f"{text!r} is not an integer time") from None
-    match = _DECIMAL_SECONDS.fullmatch(text.strip())
-    if match is None:
-        raise ValueError(f"{text!r} is not decimal seconds with at most 9 decimals")
-    sign, whole, fraction = match.groups()
-    magnitude = int(whole) * NS_PER_SECOND + int((fraction or "").ljust(9, "0"))
-    return -magnitude if sign == "-" else magnitude
+        if _INTEGER.fullmatch(text) is None:
+            raise ValueError(f"{shown(text)} is not an integer time (ASCII digits, maybe a minus)")
+        value = _int(text)
+    else:
+        match = _DECIMAL_SECONDS.fullmatch(text)
+        if match is None:
+            raise ValueError(f"{shown(text)} is not decimal seconds with at most 9 decimals")
+        sign, whole, fraction = match.groups()
+        magnitude = _int(whole) * NS_PER_SECOND + int((fraction or "").ljust(9, "0"))
+        value = -magnitude if sign == "-" else magnitude
+    if not -TIME_LIMIT <= value < TIME_LIMIT:
+        raise ValueError(f"{shown(text)} is out of range: a time fits in 64 bits")
+    return value
+
+
+def _int(digits: str) -> int:
+    """ASCII digits as an int; past 40 digits only the size matters (int() may refuse them)."""
+    return int(digits) if len(digits) <= 40 else (-1 if digits[0] == "-" else 1) * 10**40
+
+
+def shown(text: str) -> str:
+    """`text` quoted for a message, invisible characters shown, at most SHOWN characters."""
+    if len(text) <= SHOWN:
+        return repr(text)
+    return f"{text[: SHOWN - 8]!r}... ({len(text):,} characters)"
 
 
 def format_time(ticks: int, *, seconds: bool = False) -> str:
@@ -70,11 +92,10 @@ def format_time(ticks: int, *, seconds: bool = False) -> str:
 
 
 def parse_integer(name: str, text: str) -> int:
-    """`text` as an int, or ValueError naming the field."""
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(f"{name} {text!r} is not an integer") from None
+    """`text` as an int (ASCII digits, maybe a minus), or ValueError naming the field."""
+    if _INTEGER.fullmatch(text) is None:
+        raise ValueError(f"{name} {shown(text)} is not an integer (ASCII digits, maybe a minus)")
+    return _int(text)
 
 
 def name_of(path: Path) -> str:
@@ -85,6 +106,8 @@ def name_of(path: Path) -> str:
 def opened(path: Path) -> Iterator[TextIO]:
     """The text of `path` (``-``: standard input) as UTF-8, for the csv module."""
     if path == STDIN:
+        if sys.stdin is None:  # started with standard input closed (<&-)
+            raise InputError("<stdin>: standard input is closed")
         yield io.TextIOWrapper(
             sys.stdin.buffer, encoding="utf-8-sig", errors="surrogateescape", newline=""
         )
@@ -105,21 +128,27 @@ def csv_rows(path: Path, header: tuple[str, ...]) -> Iterator[Reader]:
     (undecodable text, a NUL byte, a field too long) raised while reading
     becomes an InputError naming it.
     """
-    name, expected = name_of(path), ",".join(header)
-    with opened(path) as lines:
-        reader = csv.reader(lines)
-        try:
-            first = next(reader, None)
-            if first is None:
-                raise InputError(f"{name}: empty file: expected the header {expected}")
-            if tuple(field.strip() for field in first) != header:
-                problem = text_problem(first) or f"expected the header {expected}"
-                raise InputError(f"{name}:1: {problem}, got {','.join(first)!r}")
-            yield reader
-        except csv.Error as error:
-            raise InputError(f"{name}:{max(reader.line_num, 1)}: not CSV: {error}") from None
-        except OSError as error:
-            raise InputError(f"{name}: cannot read: {error.strerror or error}") from None
+    with opened(path) as lines, rows_of(lines, name_of(path), header) as reader:
+        yield reader
+
+
+@contextmanager
+def rows_of(lines: TextIO, name: str, header: tuple[str, ...]) -> Iterator[Reader]:
+    """`csv_rows` of text already open, named `name` in messages."""
+    expected = ",".join(header)
+    reader = csv.reader(lines)
+    try:
+        first = next(reader, None)
+        if first is None:
+            raise InputError(f"{name}: empty file: expected the header {expected}")
+        if tuple(field.strip() for field in first) != header:
+            problem = text_problem(first) or f"expected the header {expected}"
+            raise InputError(f"{name}:1: {problem}, got {shown(','.join(first))}")
+        yield reader
+    except csv.Error as error:
+        raise InputError(f"{name}:{max(reader.line_num, 1)}: not CSV: {error}") from None
+    except OSError as error:
+        raise InputError(f"{name}: cannot read: {error.strerror or error}") from None
 
 
 def row_problem(row: list[str], header: tuple[str, ...]) -> str | None:

@@ -2,7 +2,8 @@
 
 import sys
 
+from solution.unix import run
 from variants.cli import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(main, "python -m variants"))

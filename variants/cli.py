@@ -5,11 +5,11 @@ Bad input exits 2 with one line naming the problem; never a traceback.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 
 from solution.logfile import InputError
+from solution.unix import Parser
 from variants.batcher import cli as batcher_cli
 from variants.credits import cli as credits_cli
 from variants.retry import cli as retry_cli
@@ -20,9 +20,7 @@ EXIT_BAD_INPUT = 2
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand; return the exit status."""
-    parser = argparse.ArgumentParser(
-        prog="python -m variants", description="The interview's follow-up exercises."
-    )
+    parser = Parser(prog="python -m variants", description="The interview's follow-up exercises.")
     commands = parser.add_subparsers(dest="command", required=True)
     sweep_cli.add_parser(commands)
     retry_cli.add_parser(commands)

@@ -73,11 +73,19 @@ def plan(job: Job, cause: Cause) -> Threshold:
     )
 
 
-def run(job: Job, cause: Cause, *, seed: int = 1, timeout: int | None = None) -> Outcome:
+def run(
+    job: Job,
+    cause: Cause,
+    *,
+    seed: int = 1,
+    timeout: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Outcome:
     """Every rank's trace, every detector on it, and what each got right and wrong.
 
     The timeouts are the threshold arithmetic's, unless `timeout` says otherwise (the
-    prediction is still the arithmetic's).
+    prediction is still the arithmetic's).  `progress`, if given, is told the ranks
+    done after each rank.
     """
     threshold = plan(job, cause)
     limit, end = threshold.timeout if timeout is None else timeout, job.horizon
@@ -98,6 +106,8 @@ def run(job: Job, cause: Cause, *, seed: int = 1, timeout: int | None = None) ->
             found[name][rank] = rule(full)
         heartbeats += len(full.receipts)
         traces.append(Trace(rank, [], [], full.stopped_at, full.progress_since))
+        if progress is not None:
+            progress(rank + 1)
     faults = dict.fromkeys(found, 0)
     for base in ("timeout >", "phi"):
         kept, reported = detectors.guarded(found[base], job)

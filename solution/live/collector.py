@@ -6,7 +6,12 @@ Every `check_every` the collector asks the monitor who is silent, and, with
 the progress the heartbeats carry, who is hung; it reports each rank as it
 crosses its timeout, one line each, and again when it is heard from or
 progresses.  Many ranks falling silent together go through
-`guard_mass_silence`: one suspected collector fault, not many deaths.
+`guard_mass_silence`: one suspected collector fault, not many deaths.  A
+rank never heard since the collector started is no part of that: it is
+reported as never heard, not as a fault of the collector, and not as a
+rank that stopped.  A sender's incarnation (see `wire`) tells a restart
+from a stall: a higher one starts the rank's progress afresh, a lower one
+is a datagram of an earlier life, refused.
 
 Nothing a sender does can crash it or mark a rank alive by mistake: a
 datagram that does not parse, names another job, or a rank outside the
@@ -27,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from solution.detector import Stopped
 from solution.diagnosis import guard_mass_silence
 from solution.live.metrics import Metrics
 from solution.live.wire import Malformed, parse
@@ -38,7 +44,9 @@ BUFFER = 1 << 22  # bytes of socket receive buffer asked for: bursts wait there,
 
 @dataclass(frozen=True)
 class Event:
-    kind: str  # "stopped", "hung", "heard again", "progressing", "collector fault", "recovered"
+    # "stopped", "never heard", "hung", "heard again", "heard", "progressing", "restarted",
+    # "collector fault", "recovered"
+    kind: str
     rank: int | None
     at: int  # the collector's clock, ns
     detail: int = 0  # stopped: silence; hung: ns without progress; fault: ranks
@@ -50,6 +58,7 @@ class Stats:
     accepted: int = 0  # heartbeats fed to the monitor
     rejected: collections.Counter[str] = field(default_factory=collections.Counter)
     worst_lag: int = 0  # ns: the latest a check ran after it was due
+    held_back: int = 0  # the most ranks the guard held back at once, as one collector fault
     events: list[Event] = field(default_factory=list)
 
 
@@ -85,8 +94,10 @@ class Collector:
         self.monitor = HeartbeatMonitor(world_size, timeout, clock=clock)
         self.start = self.monitor.start
         self.stats = Stats()
-        self._progress: dict[int, tuple[int, int]] = {}  # rank -> (highest, first heard at)
+        # rank -> (incarnation, highest progress, when it was first heard)
+        self._progress: dict[int, tuple[int, int, int]] = {}
         self._stopped: set[int] = set()
+        self._never: set[int] = set()  # reported as never heard
         self._hung: set[int] = set()
         self._fault = False
         self._next_check = self.start + self.check_every
@@ -101,21 +112,25 @@ class Collector:
         host, port = self.socket.getsockname()
         return str(host), int(port)
 
-    def poll(self, wait: float) -> None:
+    def poll(self, wait: float, *, check: bool = True) -> None:
         """Wait up to `wait` seconds for heartbeats (less if a check is due), read them, and
-        run the check if it is due."""
-        left = (self._next_check - self._clock()) / 1e9
+        run the check if it is due (never, with ``check=False``: a warm-up)."""
+        left = (self._next_check - self._clock()) / 1e9 if check else wait
         if self._selector.select(max(0.0, min(wait, left))):
             self._read()
         now = self._clock()
-        if now >= self._next_check:
+        if check and now >= self._next_check:
             lag = now - self._next_check
             self.stats.worst_lag = max(self.stats.worst_lag, lag)
             self.metrics.lag(lag / 1e9)
             self._check(now)
             self._next_check = now + self.check_every
 
-    def run(self, seconds: float) -> None:
+    def run(self, seconds: float | None) -> None:
+        """Poll for `seconds` (None: until interrupted)."""
+        if seconds is None:
+            while True:
+                self.poll(1.0)
         end = self._clock() + int(seconds * 1e9)
         while self._clock() < end:
             self.poll((end - self._clock()) / 1e9)
@@ -147,10 +162,19 @@ class Collector:
             "dropped by the kernel, the collector too slow: "
             + ("unknown on this system" if drops is None else f"{drops:,}"),
             f"the longest a check ran late: {stats.worst_lag / 1e6:.1f} ms",
-            f"reports: {sum(e.kind == 'stopped' for e in stats.events)} stopped, "
-            f"{sum(e.kind == 'hung' for e in stats.events)} hung, "
-            f"{sum(e.kind == 'collector fault' for e in stats.events)} collector faults",
+            f"reports: {self._count('stopped')} stopped, {self._count('never heard')} never "
+            f"heard, {self._count('hung')} hung, {self._count('restarted')} restarted, "
+            f"{self._count('collector fault')} collector faults"
+            + (
+                f" (up to {stats.held_back:,} ranks silent at once held back as one fault, "
+                "not reported stopped)"
+                if stats.held_back
+                else ""
+            ),
         ]
+
+    def _count(self, kind: str) -> int:
+        return sum(e.kind == kind for e in self.stats.events)
 
     # --- reading ------------------------------------------------------------------------
 
@@ -175,17 +199,23 @@ class Collector:
             except Malformed as refused:
                 self._refuse(refused.reason)
                 continue
+            rank, life = heartbeat.rank, heartbeat.incarnation
+            seen = progress.get(rank) if rank < self.world_size else None
             if heartbeat.job != self.job:
                 self._refuse("another job")
-            elif heartbeat.rank >= self.world_size:
+            elif rank >= self.world_size:
                 self._refuse("rank outside the world")
+            elif seen is not None and life < seen[0]:
+                self._refuse("an earlier incarnation")  # a stray or late datagram: not news
             else:
-                beat(heartbeat.rank)
+                beat(rank)
                 stats.accepted += 1
                 self.metrics.heartbeat()
-                seen = progress.get(heartbeat.rank)
-                if seen is None or heartbeat.progress > seen[0]:
-                    progress[heartbeat.rank] = (heartbeat.progress, now)
+                if seen is None or life > seen[0] or heartbeat.progress > seen[1]:
+                    progress[rank] = (life, heartbeat.progress, now)
+                if seen is not None and life > seen[0]:
+                    self._event("restarted", rank, now, life)
+                    self._say(now, f"rank {rank} restarted: a new sender (incarnation {life})")
 
     def _refuse(self, reason: str) -> None:
         self.stats.rejected[reason] += 1
@@ -194,8 +224,10 @@ class Collector:
     # --- checking -----------------------------------------------------------------------
 
     def _check(self, now: int) -> None:
-        report = self.monitor.stopped()
-        silent = {s.rank for s in report}
+        everyone = self.monitor.stopped()
+        silent = {s.rank for s in everyone}
+        report = [s for s in everyone if s.last_heard is not None]
+        self._report_never_heard(now, [s for s in everyone if s.last_heard is None])
         fault = None
         if self.guard_window is not None:
             verdict = guard_mass_silence(
@@ -210,6 +242,7 @@ class Collector:
             self._fault = fault is not None
             if fault is not None:
                 self._event("collector fault", None, now, len(fault.ranks))
+                self.stats.held_back = max(self.stats.held_back, len(fault.ranks))
                 self._say(
                     now,
                     f"{len(fault.ranks)} ranks fell silent together: suspect the "
@@ -231,15 +264,30 @@ class Collector:
             self._stopped.discard(rank)
             self._event("heard again", rank, now)
             self._say(now, f"rank {rank} heard again")
+        for rank in sorted(self._never - silent):
+            self._never.discard(rank)
+            self._event("heard", rank, now)
+            self._say(now, f"rank {rank} heard for the first time")
         self.metrics.silent(len(self._stopped))
         if self.stall_timeout is not None:
             self._check_progress(now, silent)
+
+    def _report_never_heard(self, now: int, never: list[Stopped]) -> None:
+        """Ranks not heard once since the collector started: a sender that never came up (or
+        was never started), not a rank that stopped, nor a fault of the collector."""
+        new = [s for s in never if s.rank not in self._never]
+        for s in new:
+            self._never.add(s.rank)
+            self._event("never heard", s.rank, now, s.silence)
+        if new:
+            ranks = _ranges([s.rank for s in new])
+            self._say(now, f"never heard in {new[0].silence / 1e9:.3f} s: rank{ranks}")
 
     def _check_progress(self, now: int, silent: set[int]) -> None:
         assert self.stall_timeout is not None
         stuck = {
             rank: (progress, now - since)
-            for rank, (progress, since) in self._progress.items()
+            for rank, (_, progress, since) in self._progress.items()
             if rank not in silent and now - since > self.stall_timeout
         }
         for rank in sorted(stuck, key=lambda r: (stuck[r][0], -stuck[r][1], r)):
@@ -261,3 +309,15 @@ class Collector:
 
     def _say(self, now: int, text: str) -> None:
         self._out(f"+{(now - self.start) / 1e9:8.3f} s  {text}")
+
+
+def _ranges(ranks: list[int]) -> str:
+    """ " 3", or "s 0-3, 7": sorted ranks, runs shortened."""
+    runs: list[list[int]] = []
+    for rank in sorted(ranks):
+        if runs and rank == runs[-1][1] + 1:
+            runs[-1][1] = rank
+        else:
+            runs.append([rank, rank])
+    shown = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in runs)
+    return ("s " if len(ranks) > 1 else " ") + shown

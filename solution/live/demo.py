@@ -6,23 +6,32 @@ first two as stopped and the third as hung, and the demo sets each
 detection time beside the threshold arithmetic's prediction: a rank is
 reported between (k - 1) and k intervals after it stops, plus the margin
 (and the collector's check period).  Every process it starts it also ends
-and reaps, on Ctrl-C too.
+and reaps, on Ctrl-C, SIGTERM and SIGHUP too (a second Ctrl-C during the
+cleanup is held until it is done); after a SIGKILL the workers end by
+themselves (see `worker`).
+
+The collector checks nothing until every worker has been heard once (a
+warm-up of at most 10 s): a worker still starting is not a rank that
+stopped.  A rank not heard by then is reported as never heard.  Any rank
+reported that was not broken is printed as what it is: a false report.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
 from solution.live.collector import Collector
 from solution.live.metrics import Metrics
 from solution.threshold import Threshold
+from solution.unix import ending
 
 KILLED, FROZEN, HUNG = 1, 2, 3  # the ranks broken, and how
 
@@ -42,6 +51,7 @@ class LiveResult:
     heard_again: bool  # the frozen rank, once continued
     reaped: bool  # every process started has exited and been waited for
     summary: tuple[str, ...]
+    interrupted: bool = False  # Ctrl-C, SIGTERM or SIGHUP ended it early
 
 
 def live(
@@ -49,8 +59,9 @@ def live(
     ranks: int = 6,
     interval: float = 0.2,
     out: Callable[[str], None] = print,
-    metrics_port: int | None = None,
+    metrics: Metrics | None = None,
 ) -> LiveResult:
+    """Run the demo; `metrics`, if given, is the caller's to close."""
     if ranks < 4 or interval <= 0:
         raise ValueError("the demo needs at least 4 ranks and an interval > 0")
     ms = round(interval * 1000)
@@ -65,7 +76,7 @@ def live(
     )
     timeout, stall = plan.timeout * 1_000_000, 4 * ms * 1_000_000
     check = max(1, ms // 20) * 1_000_000
-    metrics = Metrics(metrics_port)
+    metrics = metrics or Metrics(None)
     collector = Collector(
         job=f"demo-{os.getpid()}",
         world_size=ranks,
@@ -85,19 +96,34 @@ def live(
         f"allowed: k = {plan.k}, timeout {plan.timeout} ms; hung after {4 * ms} ms without progress"
     )
     workers: list[subprocess.Popen[bytes]] = []
+    detections: tuple[Detection, ...] = ()
+    faults: dict[int, tuple[str, int]] = {}
+    heard_again = interrupted = False
+    lifeline, alive = os.pipe()  # the workers hold the read end; its end is the demo's
     try:
         command = [sys.executable, "-m", "solution.live.worker", "--port"]
         command += [str(collector.address[1]), "--job", collector.job, "--interval", str(interval)]
+        command += ["--parent", str(os.getpid()), "--lifeline", str(lifeline)]
         workers += [
-            subprocess.Popen([*command, "--rank", str(rank)], stdin=subprocess.DEVNULL)
+            subprocess.Popen(
+                [*command, "--rank", str(rank)],
+                stdin=subprocess.DEVNULL,
+                pass_fds=(lifeline,),
+                start_new_session=True,  # the terminal's Ctrl-C is the demo's to handle
+            )
             for rank in range(ranks)
         ]
+        os.close(lifeline)
         deadline = time.monotonic() + 10
         while len(collector.heard) < ranks and time.monotonic() < deadline:
-            collector.poll(interval)
-        out(f"all {len(collector.heard)} ranks heard; running steady for 3 intervals")
+            collector.poll(interval, check=False)  # a worker starting up has not stopped
+        missing = sorted(set(range(ranks)) - collector.heard)
+        out(
+            f"all {ranks} ranks heard; running steady for 3 intervals"
+            if not missing
+            else f"ranks {missing} not heard in 10 s: they will be reported as never heard"
+        )
         collector.run(3 * interval)
-        faults: dict[int, tuple[str, int]] = {}
         wait = (timeout + stall) / 1e9 + 2
         # The kill and the hang first; the freeze once the kill is reported, so the two
         # silences do not begin together (the guard would take two of a few ranks falling
@@ -124,27 +150,56 @@ def live(
         heard_again = any(
             e.kind == "heard again" and e.rank == FROZEN for e in collector.stats.events
         )
-        false = tuple(
-            sorted(
-                {
-                    e.rank
-                    for e in collector.stats.events
-                    if e.kind in ("stopped", "hung") and e.rank not in faults and e.rank is not None
-                }
-            )
-        )
         for d in detections:
             low, high = d.predicted
             found = "never" if d.after is None else f"after {d.after:.3f} s"
             out(f"rank {d.rank} ({d.how}): reported {found}; predicted {low:.3f} to {high:.3f} s")
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP: the cleanup below, then the summary
+        interrupted = True
+        ending()  # a second one is ignored: the demo is ending, and ends cleanly
     finally:
-        reaped = _end(workers)
-        summary = collector.summary()
-        collector.close()
-        metrics.close()
+        with _held(signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            os.close(alive)
+            reaped = _end(workers)
+            summary = collector.summary()
+            collector.close()
+    false = _false_reports(collector, faults)
+    for line in _describe_false(collector, false):
+        out(line)
     for line in summary:
         out(line)
-    return LiveResult(detections, false, heard_again, reaped, tuple(summary))
+    return LiveResult(detections, false, heard_again, reaped, tuple(summary), interrupted)
+
+
+def _false_reports(collector: Collector, faults: dict[int, tuple[str, int]]) -> tuple[int, ...]:
+    """Healthy ranks the collector reported stopped, never heard or hung."""
+    kinds = ("stopped", "never heard", "hung")
+    events = collector.stats.events
+    return tuple(
+        sorted({e.rank for e in events if e.kind in kinds and e.rank is not None} - set(faults))
+    )
+
+
+def _describe_false(collector: Collector, false: tuple[int, ...]) -> list[str]:
+    if not false:
+        return ["false reports: none (no healthy rank was reported)"]
+    lag = collector.stats.worst_lag / 1e6
+    return [
+        f"false reports: rank{'s' if len(false) > 1 else ''} {', '.join(map(str, false))}, "
+        f"healthy, reported all the same: false positives, this run's own (the longest a "
+        f"check ran late was {lag:.1f} ms: a loaded machine delays the collector's reads)"
+    ]
+
+
+@contextlib.contextmanager
+def _held(*signals: signal.Signals) -> Iterator[None]:
+    """These signals ignored for the duration: a second Ctrl-C does not cut a cleanup short."""
+    saved = [signal.signal(number, signal.SIG_IGN) for number in signals]
+    try:
+        yield
+    finally:
+        for number, handler in zip(signals, saved, strict=True):
+            signal.signal(number, handler)
 
 
 def _all_reported(collector: Collector, faults: dict[int, tuple[str, int]]) -> bool:

@@ -14,7 +14,10 @@ is non-blocking: a send that would block or fails is counted in `failures`,
 never raised, never waited for: the training step is never held up by the
 network.  Because the thread beats on its own, a training loop stuck in a
 collective still beats: set `progress` from the loop, and the collector
-tells hung from dead.
+tells hung from dead.  Each datagram carries the sender's incarnation, its
+start time in nanoseconds of the wall clock unless given: a sender
+restarted later takes a larger one, and the collector takes the restart
+for a new life (progress from 0 again), not a hang.
 """
 
 from __future__ import annotations
@@ -27,10 +30,19 @@ from solution.live.wire import encode
 
 
 class Sender:
-    def __init__(self, collector: tuple[str, int], *, job: str, rank: int, interval: float) -> None:
+    def __init__(
+        self,
+        collector: tuple[str, int],
+        *,
+        job: str,
+        rank: int,
+        interval: float,
+        incarnation: int | None = None,
+    ) -> None:
         if interval <= 0:
             raise ValueError(f"interval must be > 0, got {interval}")
-        encode(job, rank, 0, 0)  # a job name or rank the format cannot carry fails here, now
+        self.incarnation = time.time_ns() if incarnation is None else incarnation
+        encode(job, rank, 0, 0, self.incarnation)  # what the format cannot carry fails now
         self.collector, self.job, self.rank, self.interval = collector, job, rank, interval
         self.progress = 0  # set by the training loop
         self.sent = self.failures = 0
@@ -49,7 +61,7 @@ class Sender:
 
     def send(self) -> None:
         """One heartbeat now: counted as sent, or as a failure."""
-        data = encode(self.job, self.rank, time.time_ns(), self.progress)
+        data = encode(self.job, self.rank, time.time_ns(), self.progress, self.incarnation)
         try:
             self._socket.sendto(data, self.collector)
             self.sent += 1

@@ -67,4 +67,4 @@ def test_the_command_prints_text_and_json() -> None:
     assert len(report["grid"]) == 2 * len(SIZES) * len(WAITS)
     bad = command("--seed", "x")
     assert bad.returncode == 2
-    assert "invalid int value" in bad.stderr
+    assert "'x' is not an integer" in bad.stderr

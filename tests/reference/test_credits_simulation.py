@@ -44,4 +44,4 @@ def test_the_command_prints_text_and_json() -> None:
     assert set(report) == {"priority", "fair share"}
     bad = command("--seed", "one")
     assert bad.returncode == 2
-    assert "invalid int value" in bad.stderr
+    assert "'one' is not an integer" in bad.stderr

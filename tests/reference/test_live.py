@@ -92,8 +92,8 @@ def test_junk_is_counted_by_reason_and_never_marks_a_rank_alive() -> None:
             "not a heartbeat": 2,
         }
         collector.run(0.4)
-        stopped = {e.rank for e in collector.stats.events if e.kind == "stopped"}
-        assert stopped == {0, 1}  # never heard: silent since the collector started
+        never = {e.rank for e in collector.stats.events if e.kind == "never heard"}
+        assert never == {0, 1}  # silent since the collector started: never heard, not stopped
     finally:
         collector.close()
 
@@ -127,7 +127,8 @@ def test_near_valid_datagrams_parse_or_are_refused_by_reason(parts: list[str], g
     data = gap.join(parts).encode("utf-8", "surrogatepass")
     verdict = _verdict(data)
     if isinstance(verdict, Datagram):  # what parses is what a sender would have sent
-        assert encode(verdict.job, verdict.rank, verdict.sent_at, verdict.progress) == data
+        sent = encode(*verdict)  # an incarnation of 0 may be written or left out; "\n" too
+        assert data.removesuffix(b"\n") in (sent, sent + b" 0")
     else:
         assert verdict
 
@@ -138,6 +139,7 @@ heartbeats = st.builds(
     rank=st.integers(0, 2**31 - 1),
     sent_at=st.integers(-(2**63), 2**63 - 1),
     progress=st.integers(0, 2**63 - 1),
+    incarnation=st.integers(0, 2**63 - 1),
 )
 
 
@@ -352,3 +354,123 @@ def test_ctrl_c_ends_and_reaps_every_worker() -> None:
     assert "every worker ended and reaped" in err
     assert "Traceback" not in err
     assert _workers_of(job) == []
+
+
+class FakeClock:
+    """The collector's clock, moved by the test: the socket is real, the timing exact."""
+
+    def __init__(self) -> None:
+        self.now = 1_000 * MS
+
+    def __call__(self) -> int:
+        return self.now
+
+
+def _driven(world_size: int, **overrides: object) -> tuple[Collector, FakeClock, list[str]]:
+    clock, lines = FakeClock(), list[str]()
+    settings: dict[str, object] = {
+        "world_size": world_size,
+        "timeout": 100 * MS,
+        "check_every": 10 * MS,
+        "stall_timeout": 100 * MS,
+        "guard_window": 20 * MS,
+        "clock": clock,
+        "out": lines.append,
+    }
+    return _collector(**(settings | overrides)), clock, lines
+
+
+def _deliver(collector: Collector, *datagrams: bytes) -> None:
+    """Send the datagrams and read them all (on the collector's clock, which stands still)."""
+    before = collector.stats.received
+    _send(collector.address, *datagrams)
+    deadline = time.monotonic() + 2
+    while collector.stats.received < before + len(datagrams) and time.monotonic() < deadline:
+        collector.poll(0.05, check=False)
+    assert collector.stats.received == before + len(datagrams)
+
+
+def _advance(collector: Collector, clock: FakeClock, ms: int) -> None:
+    """Move the clock by `ms`, a check every 10 ms, as the collector's own loop would."""
+    for _ in range(ms // 10):
+        clock.now += 10 * MS
+        collector.poll(0)
+
+
+def _kinds(collector: Collector) -> list[tuple[str, int | None]]:
+    return [(e.kind, e.rank) for e in collector.stats.events]
+
+
+def test_ranks_never_heard_are_never_heard_not_a_collector_fault() -> None:
+    """No sender has started: four ranks silent together since the start are not a stall of
+    the collector (it never heard them), nor ranks that stopped: they are never heard."""
+    collector, clock, lines = _driven(4)
+    try:
+        _advance(collector, clock, 150)
+        assert _kinds(collector) == [("never heard", r) for r in range(4)]
+        assert any("never heard in 0.110 s: ranks 0-3" in line for line in lines), lines
+        _deliver(collector, encode("test", 2, 0, 0))
+        _advance(collector, clock, 20)
+        assert ("heard", 2) in _kinds(collector)
+        assert "0 stopped, 4 never heard" in collector.summary()[-1]
+    finally:
+        collector.close()
+
+
+def test_every_sender_silent_at_once_is_one_fault_and_the_summary_says_what_was_held_back() -> None:
+    collector, clock, _ = _driven(4)
+    try:
+        _deliver(collector, *(encode("test", r, 0, 0) for r in range(4)))
+        _advance(collector, clock, 150)
+        assert _kinds(collector) == [("collector fault", None)]
+        assert (
+            "(up to 4 ranks silent at once held back as one fault, not reported stopped)"
+            in (collector.summary()[-1])
+        )
+    finally:
+        collector.close()
+
+
+def test_a_restarted_sender_is_a_new_life_not_a_hang() -> None:
+    """Rank 0 reaches step 50, then restarts (a higher incarnation) at step 0: its progress
+    starts afresh, and steps 1, 2, ... are progress, not a rank stuck below step 50."""
+    collector, clock, lines = _driven(1)
+    try:
+        _deliver(collector, encode("test", 0, 0, 50, incarnation=7))
+        _advance(collector, clock, 50)
+        for step in range(6):
+            _deliver(collector, encode("test", 0, 0, step, incarnation=8))
+            _advance(collector, clock, 40)
+        assert _kinds(collector) == [("restarted", 0)]
+        assert any("rank 0 restarted: a new sender (incarnation 8)" in line for line in lines)
+    finally:
+        collector.close()
+
+
+def test_a_datagram_of_an_earlier_life_is_refused_and_marks_nothing() -> None:
+    """After incarnation 8 is heard, a stray datagram of incarnation 0 with the largest
+    progress there is (or a late one of incarnation 7) is refused: it neither keeps the rank
+    alive nor makes the rank look stuck for the rest of the run."""
+    collector, clock, _ = _driven(1)
+    try:
+        _deliver(collector, encode("test", 0, 0, 3, incarnation=8))
+        _deliver(collector, b"HB1 test 0 0 9223372036854775807", encode("test", 0, 0, 9, 7))
+        assert collector.stats.rejected["an earlier incarnation"] == 2
+        for step in range(4, 9):
+            _advance(collector, clock, 40)
+            _deliver(collector, encode("test", 0, 0, step, incarnation=8))
+        assert _kinds(collector) == []  # neither hung nor stopped
+        _advance(collector, clock, 120)  # and the stray datagrams kept nothing alive
+        assert ("stopped", 0) in _kinds(collector)
+    finally:
+        collector.close()
+
+
+def test_a_heartbeat_typed_with_echo_is_accepted() -> None:
+    """`echo "HB1 test 0 0 0" | nc -u ...` sends a newline at the end."""
+    collector, _, _ = _driven(1)
+    try:
+        _deliver(collector, b"HB1 test 0 0 0\n")
+        assert (collector.stats.accepted, collector.heard) == (1, {0})
+    finally:
+        collector.close()

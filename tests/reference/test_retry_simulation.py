@@ -116,7 +116,7 @@ def test_the_command_prints_the_simulations_and_json() -> None:
         check=False,
         timeout=60,
     )
-    assert (bad.returncode, "--seeds must be between 1 and 1,000" in bad.stderr) == (2, True)
+    assert (bad.returncode, "--seeds: must be between 1 and 1,000" in bad.stderr) == (2, True)
     huge = subprocess.run(
         [sys.executable, "-m", "variants", "retry", "--seeds", "10" + "0" * 30],
         cwd=ROOT,
@@ -126,4 +126,4 @@ def test_the_command_prints_the_simulations_and_json() -> None:
         timeout=60,
     )
     assert huge.returncode == 2, huge.stderr
-    assert "--seeds must be between 1 and 1,000" in huge.stderr
+    assert "--seeds: must be between 1 and 1,000" in huge.stderr

@@ -53,4 +53,4 @@ def test_a_missing_log_and_a_bad_flag_exit_2(tmp_path: Path) -> None:
     missing = run(tmp_path / "nowhere.csv", "--gpus", "4")
     assert (missing.returncode, "cannot read" in missing.stderr) == (BAD_INPUT, True)
     flag = run(EXAMPLE, "--gpus", "four")
-    assert (flag.returncode, "usage:" in flag.stderr) == (BAD_INPUT, True)
+    assert (flag.returncode, "'four' is not an integer" in flag.stderr) == (BAD_INPUT, True)

@@ -9,6 +9,7 @@ import argparse
 import json
 from typing import Any
 
+from solution.unix import integer
 from variants.batcher.simulation import (
     RATES,
     SIZES,
@@ -31,7 +32,7 @@ def add_parser(commands: Any) -> None:
         description="A seeded simulation of one GPU serving a Poisson stream of requests with "
         "log-normal lengths; a batch costs a launch plus a cost per padded token.",
     )
-    command.add_argument("--seed", type=int, default=1, help="the arrivals' seed (1)")
+    command.add_argument("--seed", type=integer, default=1, help="the arrivals' seed (1)")
     command.add_argument("--json", action="store_true", help="print JSON instead of text")
     command.set_defaults(run=run)
 

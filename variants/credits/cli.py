@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from solution.unix import integer
 from variants.credits.simulation import ACCOUNTS, SLOTS, TICKS, Share, contend
 
 BAR = 40
@@ -19,7 +20,7 @@ def add_parser(commands: Any) -> None:
         "priority 9, on 8 GPUs; each account's share of the GPU time, by priority and with "
         "weighted fair share.",
     )
-    command.add_argument("--seed", type=int, default=1, help="the simulation's seed (1)")
+    command.add_argument("--seed", type=integer, default=1, help="the simulation's seed (1)")
     command.add_argument("--json", action="store_true", help="print JSON instead of text")
     command.set_defaults(run=run)
 

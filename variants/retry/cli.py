@@ -10,6 +10,7 @@ import json
 from fractions import Fraction
 from typing import Any
 
+from solution.unix import bounded, integer
 from variants.retry.simulation import (
     BUDGETS,
     SCHEDULES,
@@ -37,18 +38,17 @@ def add_parser(commands: Any) -> None:
         "for a while, with clients retrying with and without a budget.",
     )
     command.add_argument(
-        "--seeds", type=int, default=20, help=f"runs averaged per cell (20; at most {MAX_SEEDS})"
+        "--seeds",
+        type=bounded(1, MAX_SEEDS),
+        default=20,
+        help=f"runs averaged per cell (20; at most {MAX_SEEDS:,})",
     )
-    command.add_argument("--seed", type=int, default=1, help="the first seed (1)")
+    command.add_argument("--seed", type=integer, default=1, help="the first seed (1)")
     command.add_argument("--json", action="store_true", help="print JSON instead of text")
     command.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from solution.logfile import InputError
-
-    if not 1 <= args.seeds <= MAX_SEEDS:
-        raise InputError(f"--seeds must be between 1 and {MAX_SEEDS:,}, got {args.seeds}")
     studied = study_table(STUDY_SIZES, seeds=args.seeds, first_seed=args.seed)
     table = contention_table(SIZES, seeds=args.seeds, first_seed=args.seed)
     outages = [outage(budget, seed=args.seed) for budget in BUDGETS]

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from solution.logfile import InputError, name_of, parse_integer, read_csv
+from solution.unix import bounded, integer
 from variants.sweep.events import Event, EventError, intervals_from_events
 from variants.sweep.sweep import (
     Busy,
@@ -42,25 +43,31 @@ def add_parser(commands: Any) -> None:
         f"until --until. A report has at most {MAX_BUCKETS:,} buckets.",
     )
     command.add_argument("log", type=Path, metavar="LOG", help="the CSV log, or - for stdin")
-    command.add_argument("--gpus", type=int, required=True, help="GPUs in the cluster")
-    command.add_argument("--until", type=int, help="when the log was cut (default: its last event)")
+    command.add_argument("--gpus", type=bounded(1), required=True, help="GPUs in the cluster")
+    command.add_argument(
+        "--until", type=integer, help="when the log was cut (default: its last event)"
+    )
     command.add_argument(
         "--horizon",
-        type=int,
+        type=integer,
         nargs=2,
         metavar=("START", "END"),
         help="default: [the first event's time, until)",
     )
-    command.add_argument("--bucket", type=int, default=3600, help="bucket width (default 3600)")
-    command.add_argument("--below", type=int, help="also list windows with fewer GPUs busy")
+    command.add_argument(
+        "--bucket", type=bounded(1), default=3600, help="bucket width (default 3600)"
+    )
+    command.add_argument(
+        "--below",
+        type=bounded(1),
+        help="also list the windows with fewer than this many GPUs busy (at least 1)",
+    )
     command.add_argument("--json", action="store_true", help="print JSON instead of text")
     command.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """The subcommand itself; raises InputError for bad input."""
-    if args.gpus <= 0 or args.bucket <= 0:
-        raise InputError("--gpus and --bucket must be > 0")
     numbered = read_events(args.log)
     if not numbered:
         raise InputError(f"{name_of(args.log)}: no events")
@@ -139,6 +146,12 @@ def _text(report: dict[str, Any], gpus: int) -> list[str]:
         lines.append(f"Fewer than {under['below']} GPUs busy: {windows(under['windows'])}")
     pairs = ", ".join(f"{a} & {b}" for a, b in report["overlaps"]) or "none"
     lines += [f"Jobs that overlapped: {pairs}", "Utilization:"]
+    if not report["utilization"]:
+        start, end = report["horizon"]
+        lines.append(
+            f"  none: the horizon [{start}, {end}) is empty (a log ends at its last event; "
+            "pass --until, when it was cut, or --horizon)"
+        )
     for row in report["utilization"]:
         share = Fraction(row["busy"])
         bar = "#" * round(share * BAR)  # display only: the exact share is in --json
