@@ -120,3 +120,14 @@ def test_any_report_matches_the_oracle(
     stopped = tuple(Row(r, t, 100 - (0 if t is None else t)) for r, t in ranks.items())
     report = Report(stopped, 10, 0, window, fraction)
     expect(impl, guard_question(report), guard_oracle(report), rule=RULE)
+
+
+@pytest.mark.rules(8)
+def test_the_fault_is_the_dense_window_and_nothing_after_it(impl: Implementation) -> None:
+    """Rank 0 fell silent at 100, ranks 1, 2 and 5 at 300 to 305, ranks 3 and 4 alone at 600
+    and 900, window 10, world 8: the fault is ranks 1, 2 and 5 (more than a quarter of 8),
+    counted from where their window starts; the lone silences, after it too, stay deaths."""
+    alone = (Row(0, 100, 900), Row(3, 600, 400), Row(4, 900, 100))
+    dense = (Row(1, 300, 700), Row(2, 303, 697), Row(5, 305, 695))
+    report = Report((*alone, *dense), 8, 0, 10, QUARTER)
+    expect(impl, guard_question(report), (alone, ((1, 2, 5), (300, 305))), rule=RULE)

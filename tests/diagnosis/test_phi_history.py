@@ -76,3 +76,38 @@ def test_the_window_keeps_the_last_max_sample_size_intervals(impl: Implementatio
     beats = [("beat", t) for t in (0, 500, 1_000, 1_500, 3_000, 4_500, 6_000)]
     t = trace(beats, phi_at(6_000 + 4_500, 6_000 + 4_700), max_sample_size=3)
     expect(impl, trace_question(t), trace_oracle(t), rule=RULE)
+
+
+def _first_suspicious_silence(steady: tuple[tuple[str, int], ...]) -> int:
+    """The shortest silence after `steady` at which the oracle's phi reaches the threshold."""
+    last = steady[-1][1]
+    low, high = 0, 100_000  # phi < threshold at low, >= at high
+    while high - low > 1:
+        middle = (low + high) // 2
+        (available,) = trace_oracle(trace(steady, available_at(last + middle)))
+        low, high = (middle, high) if available else (low, middle)
+    return high
+
+
+@pytest.mark.rules(12)
+@pytest.mark.parametrize("late", [0, 1], ids=["one tick short of suspicion", "at suspicion"])
+def test_an_interval_is_recorded_exactly_while_phi_is_below_the_threshold(
+    impl: Implementation, late: int
+) -> None:
+    """Steady 1 s heartbeats (the default settings), then one after the shortest silence at
+    which phi reaches 8, or one tick before it: recorded one tick before (phi still below
+    8, though far above the mean), not recorded at it. Then 4.4 s of silence shows which."""
+    steady = beats_every(1_000, 20)
+    silence = _first_suspicious_silence(steady) - 1 + late
+    arrival = steady[-1][1] + silence
+    t = trace(steady, [("beat", arrival)], phi_at(arrival + 4_400))
+    expect(impl, trace_question(t), trace_oracle(t), rule=RULE)
+
+
+@pytest.mark.rules(12)
+def test_the_default_window_keeps_the_last_thousand_intervals(impl: Implementation) -> None:
+    """Default settings: the bootstrap's two intervals, one of 3 s, then 999 of 1 s. A window
+    of 1,000 holds the 3 s interval and the 999; of 999 or 1,001 intervals, not the same."""
+    beats = [("beat", 0), *beats_every(1_000, 1_000, first=3_000)]
+    t = trace(beats, phi_at(beats[-1][1] + 4_200))
+    expect(impl, trace_question(t), trace_oracle(t), rule=RULE)

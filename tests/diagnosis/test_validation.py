@@ -54,11 +54,14 @@ def test_diagnose_refuses_impossible_input(impl: Implementation, case: Case, pro
     [
         (Report((Row(0, 5, 5),), 2, 0, 10, Fraction(0)), "a fraction of 0"),
         (Report((Row(0, 5, 5),), 2, 0, 10, Fraction(3, 2)), "a fraction above 1"),
+        (Report((Row(0, 5, 5),), 2, 0, 10, Fraction(-1, 2)), "a negative fraction"),
+        (Report((Row(-1, 5, 5),), 2, 0, 10, Fraction(1, 2)), "a negative rank"),
+        (Report((Row(3, 5, 5),), 2, 0, 10, Fraction(1, 2)), "a rank beyond the world"),
         (Report((Row(0, 5, 5),), 2, 0, -1, Fraction(1, 2)), "a negative window"),
         (Report((Row(2, 5, 5),), 2, 0, 10, Fraction(1, 2)), "a rank outside the world"),
         (Report((Row(1, 5, 5), Row(1, 6, 4)), 2, 0, 10, Fraction(1, 2)), "a rank reported twice"),
     ],
-    ids=["zero", "above_one", "window", "rank", "twice"],
+    ids=["zero", "above_one", "negative", "window", "rank", "negative_rank", "beyond", "twice"],
 )
 def test_the_guard_refuses_impossible_input(
     impl: Implementation, report: Report, problem: str
@@ -73,10 +76,12 @@ def test_the_guard_refuses_impossible_input(
         ({"threshold": 0.0}, "a threshold of 0"),
         ({"max_sample_size": 0}, "an empty window"),
         ({"min_std_deviation": 0}, "no floor on the deviation"),
+        ({"min_std_deviation": -5}, "a negative floor on the deviation"),
         ({"acceptable_heartbeat_pause": -1}, "a negative pause"),
         ({"first_heartbeat_estimate": 0}, "a first estimate of 0"),
+        ({"first_heartbeat_estimate": -5}, "a negative first estimate"),
     ],
-    ids=["threshold", "window", "deviation", "pause", "estimate"],
+    ids=["threshold", "window", "deviation", "negative_deviation", "pause", "estimate", "negative"],
 )
 def test_phi_refuses_impossible_settings(
     impl: Implementation, settings: dict[str, Any], problem: str
@@ -97,3 +102,10 @@ def test_each_call_reads_the_clock_once(impl: Implementation) -> None:
     t = Trace((*steps, ("available", 1_600)))
     want = tuple((kind, 1) for kind, _ in t.steps)
     expect(impl, clock_reads_question(t), want, rule="the clock is read once per call.")
+
+
+@pytest.mark.rules(16)
+def test_phi_takes_a_pause_of_zero(impl: Implementation) -> None:
+    """No acceptable pause at all is a setting, not an error: only a negative one is."""
+    rule = "PhiAccrual refuses a negative acceptable_heartbeat_pause, and only a negative one."
+    expect(impl, phi_construction({"acceptable_heartbeat_pause": 0}), "made", rule=rule)
