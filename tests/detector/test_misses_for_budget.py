@@ -47,6 +47,7 @@ def test_the_exact_boundary_one_eighth(impl: Implementation) -> None:
         (Fraction(1, 100), 604_800 * 1_024, Fraction(1)),
         (0.125, 8**7, 1.0),  # floats exactly representable are taken exactly
         (Fraction(1, 7), 7**20, Fraction(1)),
+        (Fraction(1, 2), 3, Fraction(3, 2)),  # a tie at k = 1: 3 * 1/2 is the budget
     ],
 )
 def test_exact_powers_land_on_the_boundary(
