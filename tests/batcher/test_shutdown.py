@@ -100,3 +100,15 @@ def test_a_closed_batcher_says_closed_even_when_its_queue_is_full(impl: Implemen
     want = ["queued", "closed", "Closed"]
     session = Session.of(steps, max_batch_size=4, max_wait=100, max_queue=1)
     expect_session(impl, session, want, rule=RULE)
+
+
+@pytest.mark.rules(4)
+def test_a_closed_batcher_says_closed_even_to_a_request_it_would_refuse(
+    impl: Implementation,
+) -> None:
+    """After close(), a duplicate id and a zero-token request are refused as Closed first:
+    the caller must learn that no request will be taken, not that this one is wrong."""
+    steps = [submit("a", 0), close(), submit("a", 1), submit("b", 1, tokens=0)]
+    want = ["queued", "closed", "Closed", "Closed"]
+    session = Session.of(steps, max_batch_size=4, max_wait=100, max_queue=4)
+    expect_session(impl, session, want, rule=RULE)

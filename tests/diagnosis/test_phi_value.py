@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from tests.support.checks import expect
 from tests.support.diagnosing import (
     RELATIVE,
+    at_its_own_phi_question,
     available_at,
     beats_every,
     phi_at,
@@ -73,6 +74,14 @@ def test_available_is_phi_below_the_threshold(impl: Implementation) -> None:
     """Threshold 1: phi crosses it between 4.0 s and 4.2 s of silence."""
     t = trace(beats_every(1_000, 30), available_at(29_000 + 4_000, 29_000 + 4_200), threshold=1.0)
     expect(impl, trace_question(t), (True, False), rule=RULE)
+
+
+@pytest.mark.rules(15)
+def test_phi_exactly_at_the_threshold_is_not_available(impl: Implementation) -> None:
+    """One heartbeat (the history is the two made-up intervals whatever the threshold), then
+    the threshold set to the very phi read 1 s later: `phi < threshold` is false there."""
+    t = trace((("beat", 0),), acceptable_heartbeat_pause=0)
+    expect(impl, at_its_own_phi_question(t, 1_000), False, rule=RULE)
 
 
 @pytest.mark.rules(12, 13)

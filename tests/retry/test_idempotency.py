@@ -28,6 +28,18 @@ def test_a_repeat_gets_the_stored_result_without_running_again(impl: Implementat
 
 
 @pytest.mark.rules(17, 18)
+def test_a_stored_none_is_an_outcome_too(impl: Implementation) -> None:
+    """An operation that returns None has run: a repeat gets None back and runs nothing.
+
+    Using None as "nothing stored yet" runs a charge whose handler returns None
+    once per retry.
+    """
+    steps: list[Step] = [("execute", "k", "p", None), ("execute", "k", "p", "again")]
+    want = ((("returned", None), ("returned", None)), ("k",))
+    expect(impl, store(100, steps), want, rule=RULE)
+
+
+@pytest.mark.rules(17, 18)
 def test_a_failed_execution_is_stored_and_replayed(impl: Implementation) -> None:
     """A retried charge that failed must not run again: the same exception comes back."""
     steps: list[Step] = [("fail", "k", "p", "card declined"), ("execute", "k", "p", "charged")]

@@ -293,8 +293,9 @@ def _endings(state: _State, requests: tuple[Hashable, ...], endings: list[Any]) 
                 if isinstance(value, ValueError)
                 else f"a {type(value).__name__}"
             )
-        elif kind != "result":
-            value = None
+        elif kind != "result" and value is not None:
+            # a cancelled or timed-out request has no value: a result kept here was not discarded
+            value = f"carries {brief(value)}"
         seen[request_id] = (kind, value)
     if set(seen) != set(requests):
         raise ShapeError(

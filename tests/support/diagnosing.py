@@ -305,6 +305,42 @@ def _ask_trace_question(trace: Trace, impl: Module) -> tuple[Any, ...]:
     return tuple(answers)
 
 
+def at_its_own_phi_question(trace: Trace, tick: int) -> Question:
+    """The trace's heartbeats, then is_available() at `tick` of a detector whose threshold is
+    the phi the candidate's own detector reads there: exactly at the threshold."""
+    beats = tuple(step for step in trace.steps if step[0] == "beat")
+    return Question(
+        f"{Trace(beats, trace.settings)}; p = d.phi() at {tick}; then the same with "
+        f"threshold=p: is_available() at {tick}",
+        partial(_ask_at_its_own_phi, beats, trace.settings, tick),
+        lambda available: f"is_available() is {available}",
+    )
+
+
+def _ask_at_its_own_phi(
+    beats: tuple[tuple[str, int], ...],
+    settings: tuple[tuple[str, Any], ...],
+    tick: int,
+    impl: Module,
+) -> bool:
+    def made(**extra: Any) -> Any:
+        clock = [0]
+        detector = impl.require("PhiAccrual")(clock=lambda: clock[0], **dict(settings), **extra)
+        for _, at in beats:
+            clock[0] = at
+            detector.heartbeat()
+        clock[0] = tick
+        return detector
+
+    phi = made().phi()
+    if not isinstance(phi, float | int) or isinstance(phi, bool) or not phi > 0:
+        raise ShapeError("phi() returns a float, here above 0", brief(phi))
+    available = made(threshold=phi).is_available()
+    if not isinstance(available, bool):
+        raise ShapeError("is_available() returns a bool", brief(available))
+    return available
+
+
 def clock_reads_question(trace: Trace) -> Question:
     """The trace's calls, each with how many times it read the clock."""
     return Question(

@@ -28,6 +28,9 @@ class Point:
     # "tests": scored by the suite.  "interview": scored by the interviewer from the
     # conversation (RUBRIC.md says how); the scorecard lists it as a reminder.
     scored_by: str = "tests"
+    # Its tests measure work or time (seconds, not milliseconds): the gallery runs them only
+    # for the mistakes that fail this point.
+    costly: bool = False
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,11 @@ DETECTOR = Exercise(
         Point("validation", "Bad input raises ValueError on every path; nothing silently dropped"),
         Point("threshold", "The threshold from a false-positive budget, exactly, at any size"),
         Point("monitor", "The streaming monitor agrees with detect at every step"),
-        Point("monitor_cost", "A beat costs O(1) and a check O(1 + ranks reported), amortized"),
+        Point(
+            "monitor_cost",
+            "A beat costs O(1) and a check O(1 + ranks reported), amortized",
+            costly=True,
+        ),
         Point(
             "false_positives",
             "What produces false positives: causes, mechanisms, mitigations",
@@ -117,7 +124,7 @@ SWEEP = Exercise(
         Point("sweep_overlaps", "Every pair of overlapping jobs, once each"),
         Point("sweep_peak", "Peak concurrency, and the first window it held"),
         Point("sweep_validation", "Bad input raises ValueError in every function"),
-        Point("sweep_scaling", "Overlaps in O(n log n + pairs), not O(n**2)"),
+        Point("sweep_scaling", "Overlaps in O(n log n + pairs), not O(n**2)", costly=True),
     ),
     contract="variants/sweep/README.md",
 )
@@ -256,7 +263,11 @@ CREDITS = Exercise(
             "An operation that cannot be honoured raises ValueError, changes nothing",
         ),
         Point("credits_model", "Any sequence of operations agrees with a brute-force model"),
-        Point("credits_scaling", "A decision costs O(log n) in the waiting jobs, not a rescan"),
+        Point(
+            "credits_scaling",
+            "A decision costs O(log n) in the waiting jobs, not a rescan",
+            costly=True,
+        ),
         Point(
             "credits_design",
             "State, data structures and what a real multi-tenant scheduler adds",
