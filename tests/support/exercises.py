@@ -42,6 +42,9 @@ class Exercise:
     reference: str  # the reference module, which provides every name
     points: tuple[Point, ...]
     contract: str  # the file that states the contract, its rules numbered: "1. **Title.**"
+    # Where two exercises share a name (both have a `Scheduler`), what tells them apart: an
+    # attribute of one of its names ("Scheduler.usage") the module must have to attempt it.
+    marks: tuple[str, ...] = ()
 
     def rules(self) -> dict[int, str]:
         """The contract's numbered rules: number -> title."""
@@ -275,10 +278,49 @@ CREDITS = Exercise(
         ),
     ),
     contract="variants/credits/README.md",
+    marks=("Scheduler.open_account",),
+)
+
+QUOTAS = Exercise(
+    name="quotas",
+    title="GPU quotas: guaranteed quotas, borrowing, preemption that never thrashes",
+    names=("Scheduler",),
+    types=("Tenant", "Job", "Decision"),
+    reference="variants.quotas",
+    points=(
+        Point(
+            "quota_validation",
+            "Integers, a configuration the cluster can honour, refusals that change nothing",
+        ),
+        Point("quota_order", "Strict within a tenant; guaranteed heads before borrowers, by share"),
+        Point(
+            "quota_reclaim",
+            "Reclaim: capacity over quotas taken back in Kueue's order, minimal, all or nothing",
+        ),
+        Point("quota_priority", "Within a tenant, only strictly lower priority is preempted"),
+        Point("quota_preempted", "A preempted job keeps its place; work since its checkpoint lost"),
+        Point(
+            "quota_guarantees",
+            "Bounds, the guarantee and no thrashing under any sequence, against a model",
+        ),
+        Point(
+            "quota_cost",
+            "A decision pops heaps: O(log n) per job looked at, never a rescan",
+            costly=True,
+        ),
+        Point(
+            "quota_design",
+            "The system-design conversation: tenants, SLAs, quotas, preemption, metrics",
+            scored_by="interview",
+        ),
+    ),
+    contract="variants/quotas/README.md",
+    marks=("Scheduler.usage",),
 )
 
 EXERCISES: dict[str, Exercise] = {
-    exercise.name: exercise for exercise in (DETECTOR, SWEEP, RETRY, BATCHER, DIAGNOSIS, CREDITS)
+    exercise.name: exercise
+    for exercise in (DETECTOR, SWEEP, RETRY, BATCHER, DIAGNOSIS, CREDITS, QUOTAS)
 }
 
 # Every point by name, with its exercise, in rubric order.

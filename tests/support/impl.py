@@ -193,7 +193,18 @@ def modules_of(source: str, module: ModuleType | None) -> dict[str, Module]:
         name: Module(exercise, source, vars(module), getattr(module, "__file__", None))
         for name, exercise in EXERCISES.items()
         if any(callable(getattr(module, n, None)) for n in exercise.names)
+        and all(_has(module, mark) for mark in exercise.marks)
     }
+
+
+def _has(module: ModuleType, path: str) -> bool:
+    """Whether `module` has the attribute `path` ("Scheduler.usage"), without calling it."""
+    found: Any = module
+    for part in path.split("."):
+        found = getattr(found, part, None)
+        if found is None:
+            return False
+    return True
 
 
 def guarded(thing: Any) -> Any:
