@@ -172,9 +172,16 @@ def _guarantee_kept(script: Session, transcript: Any) -> bool:
         if step[0] != "schedule" or observations[i] == "ValueError":
             continue
         _, _, preempted = observations[i]
-        reads = observations[i + 1 : i + 1 + len(NAMES) + len(dict.fromkeys(jobs))]
-        used = {o[1]: o[2] for o in reads if isinstance(o, tuple)}
-        states = dict(zip(jobs, [o for o in reads if isinstance(o, str)], strict=False))
+        used: dict[str, int] = {}
+        states: dict[Any, Any] = {}
+        following = i + 1
+        while following < len(script.steps) and script.steps[following][0] in ("usage", "state"):
+            read, seen = script.steps[following], observations[following]
+            if read[0] == "usage" and isinstance(seen, tuple):
+                used[read[1]] = seen[2]
+            elif read[0] == "state":
+                states[read[1]] = seen
+            following += 1
         losers = {jobs[j][2] for j in preempted if j in jobs}
         for name in NAMES:
             queued = [s for j, s in jobs.items() if s[2] == name and states.get(j) == "queued"]

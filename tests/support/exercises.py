@@ -318,9 +318,36 @@ QUOTAS = Exercise(
     marks=("Scheduler.usage",),
 )
 
+LEASES = Exercise(
+    name="leases",
+    title="leases for a batch-inference queue: claim, renew, fence, retry, dead-letter",
+    names=("Queue",),
+    types=("Lease", "Item", "Fenced"),
+    reference="variants.leases",
+    points=(
+        Point(
+            "lease_validation", "Integers, a queue that makes sense, refusals that change nothing"
+        ),
+        Point("lease_claims", "Claims expire what is due, then take the longest ready"),
+        Point("lease_fencing", "A write only from the live lease that holds the request, once"),
+        Point(
+            "lease_expiry", "Expired when now - renewed_at > lease_ticks: the detector's boundary"
+        ),
+        Point("lease_retries", "Backoff with full jitter, then a dead letter; a release is free"),
+        Point("lease_model", "Any session agrees with a brute-force model; one outcome each"),
+        Point("lease_cost", "A claim pops heaps: no scan of the queue", costly=True),
+        Point(
+            "lease_design",
+            "The batch-inference service: API, store, workers, leases, retries, cost",
+            scored_by="interview",
+        ),
+    ),
+    contract="variants/leases/README.md",
+)
+
 EXERCISES: dict[str, Exercise] = {
     exercise.name: exercise
-    for exercise in (DETECTOR, SWEEP, RETRY, BATCHER, DIAGNOSIS, CREDITS, QUOTAS)
+    for exercise in (DETECTOR, SWEEP, RETRY, BATCHER, DIAGNOSIS, CREDITS, QUOTAS, LEASES)
 }
 
 # Every point by name, with its exercise, in rubric order.

@@ -1,0 +1,25 @@
+"""A claim pops heaps: its work does not grow with the requests queued."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.checks import expect
+from tests.support.cost import Growth
+from tests.support.impl import Implementation
+from tests.support.leasing import cost
+
+pytestmark = [pytest.mark.lease_cost, pytest.mark.rules(12)]
+
+JOBS = 200
+LIMIT = 3.0  # log n grows ~1.4x for 8x the requests; a scan 8x
+RULE = (
+    "keep the queued requests in a heap by the time they are ready (and the leases in one by "
+    "their deadline), pruned lazily: a claim pops what it takes, never scans the queue."
+)
+
+
+def test_a_claim_costs_the_same_with_eight_times_the_requests_queued(
+    impl: Implementation,
+) -> None:
+    expect(impl, cost(JOBS, LIMIT), Growth(level=True, limit=LIMIT, unit="claim"), rule=RULE)
