@@ -60,6 +60,11 @@ class HeartbeatMonitor:
             raise ValueError(f"rank {rank!r} is outside [0, {self.world_size})") from None
         self._by_receipt[rank] = self._latest = now
 
+    def receipts(self) -> list[tuple[int, int | None]]:
+        """Every rank's latest receipt (None: never heard), oldest first: a snapshot, taken in
+        one step (a metrics scrape reads it from another thread)."""
+        return list(self._by_receipt.items())
+
     def stopped(self) -> list[Stopped]:
         """The ranks silent for more than `timeout` now, longest silence first."""
         now = self._clock()

@@ -101,6 +101,12 @@ class Collector:
         self._hung: set[int] = set()
         self._fault = False
         self._next_check = self.start + self.check_every
+        self.last_check = self.start  # when the loop last checked: its lag, for the alerts
+        self.metrics.track(self)
+
+    def clock_now(self) -> int:
+        """The collector's clock, read without the monitor's check (a scrape's reading)."""
+        return self._clock()
 
     @property
     def heard(self) -> set[int]:
@@ -124,6 +130,7 @@ class Collector:
             self.stats.worst_lag = max(self.stats.worst_lag, lag)
             self.metrics.lag(lag / 1e9)
             self._check(now)
+            self.last_check = now
             self._next_check = now + self.check_every
 
     def run(self, seconds: float | None) -> None:

@@ -10,6 +10,18 @@ nothing beyond the standard library otherwise.  The metrics:
 * ``heartbeat_collector_detection_seconds``: the silence at which a rank was
   reported, a histogram (the timeout plus how late the check came);
 * ``heartbeat_collector_loop_lag_seconds``: how late each check ran, a histogram.
+
+And, read from the collector when Prometheus scrapes (nothing per heartbeat),
+what the alert rules of ``alerts/`` need to decide as the kata does, by the
+collector's clock, in integer nanoseconds since the collector started
+(float64 holds them exactly for 104 days of uptime; seconds as floats would
+blur the boundary at exactly ``timeout``):
+
+* ``heartbeat_collector_clock_nanoseconds``: the collector's clock now;
+* ``heartbeat_collector_last_heard_nanoseconds{rank}``: each heard rank's latest receipt;
+* ``heartbeat_collector_last_check_nanoseconds``: when the collector's loop last checked;
+* ``heartbeat_collector_timeout_nanoseconds``, ``heartbeat_collector_world_size`` and
+  ``heartbeat_collector_never_heard_ranks``.
 """
 
 from __future__ import annotations
@@ -57,6 +69,11 @@ class Metrics:
         self._server, _ = prometheus.start_http_server(port, addr=host, registry=self.registry)
         self.port = int(self._server.server_port)
 
+    def track(self, collector: Any) -> None:
+        """Serve the collector's clock and receipts, read at each scrape."""
+        if self._server is not None:
+            self.registry.register(_Receipts(collector))
+
     def heartbeat(self) -> None:
         if self._server is not None:
             self._heartbeats.inc()
@@ -81,3 +98,41 @@ class Metrics:
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
+
+
+class _Receipts:
+    """A custom collector: the gauges of the alert rules, from the collector's own state."""
+
+    def __init__(self, collector: Any) -> None:
+        self.collector = collector
+
+    def describe(self) -> list[Any]:
+        return []  # not known before the first scrape: registered without a check
+
+    def collect(self) -> Any:
+        from prometheus_client.core import GaugeMetricFamily  # the optional extra, as above
+
+        watched, name = self.collector, "heartbeat_collector"
+        start = watched.start
+        receipts = watched.monitor.receipts()  # a snapshot: the loop may be mid-beat
+        now = watched.clock_now()
+        heard = GaugeMetricFamily(
+            f"{name}_last_heard_nanoseconds",
+            "Each heard rank's latest receipt, ns since the collector started",
+            labels=["rank"],
+        )
+        never = 0
+        for rank, last_heard in receipts:
+            if last_heard is None:
+                never += 1
+            else:
+                heard.add_metric([str(rank)], last_heard - start)
+        yield heard
+        for suffix, value, text in (
+            ("clock_nanoseconds", now - start, "The collector's clock, ns since it started"),
+            ("last_check_nanoseconds", watched.last_check - start, "When its loop last checked"),
+            ("timeout_nanoseconds", watched.timeout, "Silence past this is a stopped rank"),
+            ("world_size", watched.world_size, "Ranks the job has"),
+            ("never_heard_ranks", never, "Ranks never heard since the collector started"),
+        ):
+            yield GaugeMetricFamily(f"{name}_{suffix}", text, value=value)

@@ -22,11 +22,15 @@ def run_kata(
     # may look for its configuration beside that path instead.
     command = [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "-q"]
     command += ["-p", "no:cacheprovider", "--hypothesis-profile", profile, *args]
+    # Compiled modules are written and reused: the gallery starts some 300 of these runs,
+    # and each would otherwise compile (and rewrite the asserts of) the whole harness again,
+    # half of its time, where PYTHONDONTWRITEBYTECODE is set.
+    inherited = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     return subprocess.run(
         command,
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=False,
-        env={**os.environ, **(env or {})},
+        env={**inherited, **(env or {})},
     )
