@@ -12,7 +12,9 @@ Printed as nanoseconds per check and as ratios to the 10-rank monitor.
 Phi accrual: a detector per rank, each beaten once a second, beside the
 monitor's beats; and a check of a healthy job, which for phi means asking
 every rank's detector (each has its own threshold), beside the monitor's
-check, which stops at the first rank within the timeout.
+check, which stops at the first rank within the timeout; and the check of a
+`PhiMonitor`, which keeps ranks by the time they could first be suspected
+and asks only those whose time has come: none, in a healthy job.
 
 Beats: what a collector does for every heartbeat of every rank.  A beat is
 set beside the least any collector does, a bare ``last[rank] = clock()``
@@ -37,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from solution import HeartbeatMonitor
 from solution.diagnosis import PhiAccrual
+from solution.diagnosis.phi_monitor import PhiMonitor
 
 BEAT_WIDTHS = (10, 13, 10, 6, 16, 6)
 
@@ -135,7 +138,9 @@ def main() -> None:
         )
     print()
     size = 64 if smoke else 1_024
-    phi_beat, monitor_beat, phi_check, monitor_check = phi_costs(size, 3 if smoke else 30)
+    phi_beat, monitor_beat, phi_check, monitor_check, heap_check = phi_costs(
+        size, 3 if smoke else 30
+    )
     print(f"{'ranks':>10}  {'':>14}{'phi accrual':>14}  {'monitor':>12}  {'ratio':>8}")
     print(
         f"{size:>10,}  {'ns per beat':>14}{phi_beat:>14,.0f}  {monitor_beat:>12,.0f}"
@@ -145,13 +150,20 @@ def main() -> None:
         f"{'':>10}  {'ns per check':>14}{phi_check:>14,.0f}  {monitor_check:>12,.0f}"
         f"  {phi_check / monitor_check:>7,.0f}x"
     )
+    print(
+        f"{'':>10}  {'PhiMonitor':>14}{heap_check:>14,.0f}  {monitor_check:>12,.0f}"
+        f"  {heap_check / monitor_check:>7,.1f}x   (ns per check, ranks kept by when"
+        " they could be suspected)"
+    )
 
 
-def phi_costs(world_size: int, rounds: int) -> tuple[float, float, float, float]:
-    """ns per beat and per check: PhiAccrual (one per rank) beside the monitor, one clock."""
+def phi_costs(world_size: int, rounds: int) -> tuple[float, float, float, float, float]:
+    """ns per beat and per check: PhiAccrual (one per rank) beside the monitor, one clock;
+    and the check of a PhiMonitor, which asks only the ranks whose time has come."""
     clock = Clock()
     detectors = [PhiAccrual(clock=clock) for _ in range(world_size)]
     monitor = HeartbeatMonitor(world_size, 5_000, clock=clock)
+    heap = PhiMonitor(world_size, clock=clock)
 
     def phi_beats() -> None:
         for _ in range(rounds):
@@ -165,16 +177,27 @@ def phi_costs(world_size: int, rounds: int) -> tuple[float, float, float, float]
             for rank in range(world_size):
                 monitor.beat(rank)
 
+    def heap_beats() -> None:  # at the monitor's last beat: the same healthy job
+        for rank in range(world_size):
+            heap.beat(rank)
+
     beats = world_size * rounds
     phi_beat = per_call_ns(phi_beats, 1) / beats
     monitor_beat = per_call_ns(monitor_beats, 1) / beats
+    heap_beats()
     clock.now += 500
 
     def phi_check() -> None:  # each rank has its own threshold: ask every one
         for detector in detectors:
             detector.is_available()
 
-    return phi_beat, monitor_beat, per_call_ns(phi_check, 3), per_call_ns(monitor.stopped, 2_000)
+    return (
+        phi_beat,
+        monitor_beat,
+        per_call_ns(phi_check, 3),
+        per_call_ns(monitor.stopped, 2_000),
+        per_call_ns(heap.suspected, 2_000),
+    )
 
 
 if __name__ == "__main__":

@@ -89,6 +89,24 @@ class PhiAccrual:
         """True while phi is below the threshold."""
         return self._phi(self._read()) < self.threshold
 
+    @property
+    def last_heartbeat(self) -> int | None:
+        """The clock's reading at the latest heartbeat; None before the first."""
+        return self._last_beat
+
+    def suspicious_from(self) -> float | None:
+        """A time before which phi stays below the threshold, as long as no heartbeat comes
+        (None before the first): the last heartbeat plus the silence at which phi could
+        first reach it, less a margin.  Phi only grows with the silence."""
+        if self._last_beat is None:
+            return None
+        if self._reach <= 0:  # a threshold below log10(2): suspicious below the mean
+            return float(self._last_beat)
+        mean, variance = self.mean_and_variance()
+        std = max(math.sqrt(variance), self.min_std_deviation)
+        mean_silence = float(mean) + self.acceptable_heartbeat_pause
+        return self._last_beat + mean_silence + self._reach * std - 2
+
     def mean_and_variance(self) -> tuple[Fraction, Fraction]:
         """The history's mean and variance, exactly (the population variance, as Akka)."""
         count = len(self._intervals)
@@ -99,7 +117,9 @@ class PhiAccrual:
         """phi < threshold at `now`, an `interval` after the last heartbeat: decided exactly
         near the threshold; far below it, where almost every interval is, a bound suffices."""
         mean = self._sum / len(self._intervals) + self.acceptable_heartbeat_pause
-        if interval < mean + self._reach * self.min_std_deviation - 2:
+        # reach is 0 for a threshold below log10(2), whose crossing lies below the mean:
+        # no bound then, only the exact check.
+        if self._reach > 0 and interval < mean + self._reach * self.min_std_deviation - 2:
             return True
         return self._phi(now) < self.threshold
 

@@ -71,6 +71,20 @@ def test_an_interval_that_ended_a_suspicion_is_not_recorded(impl: Implementation
 
 
 @pytest.mark.rules(12)
+def test_below_log10_of_2_an_interval_shorter_than_the_mean_can_end_a_suspicion(
+    impl: Implementation,
+) -> None:
+    """Threshold 0.2, no pause: phi is log10(2) = 0.301 at the mean silence, so 990 ms after
+    the first heartbeat (mean 1,000) the process is already suspected, and the interval
+    that ends there is not recorded. A fast path assuming suspicion only past the mean
+    records it."""
+    t = trace(
+        (("beat", 0), ("beat", 990)), phi_at(1_990), threshold=0.2, acceptable_heartbeat_pause=0
+    )
+    expect(impl, trace_question(t), trace_oracle(t), rule=RULE)
+
+
+@pytest.mark.rules(12)
 def test_the_window_keeps_the_last_max_sample_size_intervals(impl: Implementation) -> None:
     """Three intervals of 500 then three of 1,500 with a window of 3: the mean is 1,500."""
     beats = [("beat", t) for t in (0, 500, 1_000, 1_500, 3_000, 4_500, 6_000)]
