@@ -1,0 +1,179 @@
+"""The two stores: SQLite (one file, WAL, the workers of one machine) and
+PostgreSQL (for workers on many machines; claims with SKIP LOCKED).
+
+The schema is one text with the two dialects' few differences filled in; the
+partial indexes are what keep a claim and an expiry off a scan of the queue.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from solution.logfile import InputError
+from variants.jobs.intake import Submitted
+from variants.jobs.store import Cursor, Settings, Store
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS batches (
+    id TEXT PRIMARY KEY, digest TEXT NOT NULL, size INTEGER NOT NULL,
+    created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, canceled_at BIGINT,
+    swept INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS batches_open ON batches (expires_at) WHERE swept = 0;
+CREATE TABLE IF NOT EXISTS requests (
+    id {identity}, batch_id TEXT NOT NULL REFERENCES batches (id),
+    custom_id TEXT NOT NULL, params TEXT NOT NULL, tokens INTEGER NOT NULL,
+    state TEXT NOT NULL DEFAULT 'queued', ready_at BIGINT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0, lease_id BIGINT, error TEXT, ended_at BIGINT,
+    UNIQUE (batch_id, custom_id));
+CREATE INDEX IF NOT EXISTS requests_ready ON requests (ready_at, id) WHERE state = 'queued';
+CREATE INDEX IF NOT EXISTS requests_leased ON requests (lease_id) WHERE state = 'leased';
+CREATE TABLE IF NOT EXISTS leases (
+    id {identity}, worker TEXT NOT NULL, claimed_at BIGINT NOT NULL,
+    deadline BIGINT NOT NULL, state TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS leases_live ON leases (deadline, id) WHERE state = 'live';
+CREATE TABLE IF NOT EXISTS results (
+    request_id BIGINT PRIMARY KEY REFERENCES requests (id),
+    lease_id BIGINT NOT NULL, output TEXT NOT NULL, written_at BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS workers (
+    name TEXT PRIMARY KEY, started_at BIGINT NOT NULL, seen_at BIGINT NOT NULL,
+    busy_ms BIGINT NOT NULL DEFAULT 0, done BIGINT NOT NULL DEFAULT 0);
+"""
+
+INSERT = (
+    "INSERT INTO requests (batch_id, custom_id, params, tokens, ready_at) VALUES (?, ?, ?, ?, ?)"
+)
+
+
+def _rows(batch_id: str, requests: list[Submitted], now: int) -> list[tuple[Any, ...]]:
+    return [(batch_id, r.custom_id, json.dumps(r.params), r.tokens, now) for r in requests]
+
+
+class SqliteStore(Store):
+    """One file in WAL mode: readers never wait, one writer at a time (BEGIN IMMEDIATE)."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        settings: Settings | None = None,
+        *,
+        clock: Callable[[], int] | None = None,
+    ) -> None:
+        super().__init__(settings or Settings(), clock)
+        self.path = str(path)
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=60)
+            self._db.execute("PRAGMA journal_mode = WAL")
+            # NORMAL: a committed transaction survives the process being killed (the WAL is
+            # written at commit); only a power cut may lose the last few.
+            self._db.execute("PRAGMA synchronous = NORMAL")
+            self._db.executescript(SCHEMA.format(identity="INTEGER PRIMARY KEY"))
+        except sqlite3.DatabaseError as error:
+            raise InputError(f"{self.path}: not a job store ({error})") from None
+
+    def sql(self, statement: str, params: Sequence[Any] = ()) -> Cursor:
+        return self._db.execute(statement, params)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        if self._db.in_transaction:  # nested: the outer one commits
+            yield
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def server_now(self) -> int:
+        return time.time_ns() // 1_000_000  # one machine, one clock
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _insert(self, batch_id: str, requests: list[Submitted], now: int) -> None:
+        self._db.executemany(INSERT, _rows(batch_id, requests, now))
+
+
+class PostgresStore(Store):
+    """PostgreSQL: claims skip the rows other claims hold; the clock is the server's."""
+
+    claim_lock = "FOR UPDATE SKIP LOCKED"
+    row_lock = "FOR UPDATE"
+
+    def __init__(
+        self, dsn: str, settings: Settings | None = None, *, clock: Callable[[], int] | None = None
+    ) -> None:
+        super().__init__(settings or Settings(), clock)
+        import psycopg  # the optional extra: only a PostgreSQL store needs it
+
+        self.dsn = dsn
+        try:
+            self._db = psycopg.connect(dsn, autocommit=True)
+        except psycopg.Error as error:
+            first = (
+                str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            )
+            raise InputError(f"{dsn}: cannot connect ({first})") from None
+        with self._db.transaction():
+            # Two workers starting at once would race to create the tables.
+            self._db.execute("SELECT pg_advisory_xact_lock(7101)")
+            identity = "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"
+            for statement in SCHEMA.format(identity=identity).split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+
+    def sql(self, statement: str, params: Sequence[Any] = ()) -> Cursor:
+        query = statement.replace("?", "%s")
+        return self._db.execute(query, params)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self._db.transaction():
+            yield
+
+    def server_now(self) -> int:
+        row = self._db.execute("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint")
+        return int(row.fetchone()[0])  # type: ignore[index]  # one row, always
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _insert(self, batch_id: str, requests: list[Submitted], now: int) -> None:
+        with self._db.cursor() as cursor:
+            cursor.executemany(INSERT.replace("?", "%s"), _rows(batch_id, requests, now))
+
+
+def open_store(
+    url: str,
+    settings: Settings | None = None,
+    *,
+    clock: Callable[[], int] | None = None,
+    create: bool = True,
+) -> Store:
+    """``sqlite:PATH`` or ``postgresql://...``; InputError for anything else, and, unless
+    `create`, for a SQLite file that does not exist (a typo must not make a new store)."""
+    if url.startswith(("postgresql://", "postgres://")):
+        try:
+            import psycopg  # noqa: F401  (only to say what is missing)
+        except ImportError:
+            raise InputError(
+                f"{url}: PostgreSQL needs the postgres extra (pip install '.[postgres]')"
+            ) from None
+        return PostgresStore(url, settings, clock=clock)
+    path = url.removeprefix("sqlite:")
+    if not url.startswith("sqlite:") or "://" in path or not path:
+        raise InputError(f"{url}: a store is sqlite:PATH or postgresql://...")
+    if Path(path).is_dir():
+        raise InputError(f"{path}: a directory, not a job store")
+    if not create and path != ":memory:" and not Path(path).exists():
+        raise InputError(f"{path}: no such job store")
+    return SqliteStore(path, settings, clock=clock)

@@ -1,0 +1,195 @@
+"""``python -m variants jobs``: the batch-inference job service's command line.
+
+submit, status, results and cancel speak to a store; ``worker`` runs one
+worker process against it; ``metrics`` prints the store's Prometheus series;
+``demo`` runs the whole story on 10,000 requests.  Bad input exits 2 with one
+line naming the problem (for a file: the file and the line), nothing stored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+from fractions import Fraction
+from random import Random
+from typing import Any
+
+from solution.logfile import InputError
+from solution.unix import bounded
+from variants.jobs import demo
+from variants.jobs.backends import open_store
+from variants.jobs.intake import read_requests
+from variants.jobs.model import Model
+from variants.jobs.store import Settings, Status, Store
+from variants.jobs.worker import WorkerConfig, stop_on_sigterm, work
+
+CRASH_POINTS = (
+    "claim",
+    "write",
+    "commit",
+)  # inside a claim; model done, not written; in the commit
+
+
+def add_parser(commands: Any) -> None:
+    """Register the ``jobs`` subcommand and its own subcommands."""
+    jobs = commands.add_parser(
+        "jobs",
+        help="the batch-inference job service: submit, status, results, cancel, worker, demo",
+        description="A durable queue of inference requests with leases, workers that batch, "
+        "retries to a dead letter; on SQLite (sqlite:PATH) or PostgreSQL (postgresql://...).",
+    )
+    verbs = jobs.add_subparsers(dest="verb", required=True)
+    for name, run, text in (
+        ("submit", _submit, "submit a JSON Lines file of requests as a batch"),
+        ("status", _status, "a batch's processing status and counts"),
+        ("results", _results, "a batch's ended requests as JSON Lines"),
+        ("cancel", _cancel, "cancel a batch's requests not yet started"),
+        ("metrics", _metrics, "the store's series in Prometheus's text format"),
+    ):
+        verb = verbs.add_parser(name, help=text, description=text)
+        _store_flags(verb)
+        if name != "metrics":
+            verb.add_argument("batch_id")
+        if name == "submit":
+            verb.add_argument("file", help="JSON Lines: {custom_id, params} a line")
+        verb.set_defaults(run=run)
+    worker = verbs.add_parser("worker", help="run a worker process against a store")
+    _store_flags(worker)
+    _worker_flags(worker)
+    worker.set_defaults(run=_worker)
+    demo.add_parser(verbs)
+
+
+def _store_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--store", required=True, help="sqlite:PATH or postgresql://...")
+    parser.add_argument("--lease-ms", type=bounded(1), default=30_000, help="lease (30000)")
+    parser.add_argument("--max-attempts", type=bounded(1), default=3, help="attempts (3)")
+    parser.add_argument("--base-ms", type=bounded(1), default=1_000, help="backoff base (1000)")
+    parser.add_argument("--cap-ms", type=bounded(1), default=60_000, help="backoff cap (60000)")
+    parser.add_argument(
+        "--window-ms", type=bounded(1), default=86_400_000, help="a batch's expiry window (24 h)"
+    )
+
+
+def _worker_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--name", default=f"worker-{os.getpid()}", help="this worker's name")
+    parser.add_argument("--limit", type=bounded(1), default=64, help="requests a claim takes")
+    parser.add_argument("--batch-size", type=bounded(1), default=16, help="a GPU batch, at most")
+    parser.add_argument("--token-budget", type=bounded(1), default=16_384, help="padded tokens")
+    parser.add_argument("--failure-rate", type=Fraction, default=Fraction(0), help="per request")
+    parser.add_argument("--seed", type=bounded(0), default=0, help="the model's seed (0)")
+    parser.add_argument("--time-scale", type=float, default=1.0, help="model time x this")
+    parser.add_argument("--until-idle", action="store_true", help="exit when nothing is left")
+    parser.add_argument("--poll-ms", type=bounded(1), default=200, help="idle wait (200)")
+    parser.add_argument("--run-log", help="append a JSON line per request run")
+    parser.add_argument("--metrics-port", type=bounded(0, 65_535), help="serve /metrics here")
+    parser.add_argument(
+        "--crash-at", action="append", default=[], metavar="POINT=P",
+        help=f"SIGKILL itself with probability P at a point ({', '.join(CRASH_POINTS)}): tests",
+    )  # fmt: skip
+
+
+def settings(args: argparse.Namespace) -> Settings:
+    if args.cap_ms < args.base_ms:
+        raise InputError(f"--cap-ms {args.cap_ms} is below --base-ms {args.base_ms}")
+    return Settings(args.lease_ms, args.max_attempts, args.base_ms, args.cap_ms, args.window_ms)
+
+
+def _open(args: argparse.Namespace, *, create: bool = False) -> Store:
+    return open_store(args.store, settings(args), create=create)
+
+
+def _print_status(status: Status) -> None:
+    print(json.dumps(status._asdict()))
+
+
+def _submit(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file, encoding="utf-8") as lines:
+            requests = read_requests(lines, source=args.file)
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"{args.file}: cannot read ({error})") from None
+    with _open(args, create=True) as store:
+        _print_status(store.submit(args.batch_id, requests))
+    return 0
+
+
+def _status(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        _print_status(store.status(args.batch_id))
+    return 0
+
+
+def _results(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        for line in store.results(args.batch_id):
+            print(json.dumps(line))
+    return 0
+
+
+def _cancel(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        _print_status(store.cancel(args.batch_id))
+    return 0
+
+
+def _metrics(args: argparse.Namespace) -> int:
+    from variants.jobs.metrics import exposition  # the optional prometheus_client extra
+
+    with _open(args) as store:
+        sys.stdout.write(exposition(store))
+    return 0
+
+
+def _worker(args: argparse.Namespace) -> int:
+    if args.failure_rate < 0 or args.failure_rate > 1:
+        raise InputError(f"--failure-rate must be between 0 and 1, got {args.failure_rate}")
+    crashes = _crash_points(args.crash_at)
+    config = WorkerConfig(
+        name=args.name,
+        limit=args.limit,
+        max_batch_size=args.batch_size,
+        until_idle=args.until_idle,
+        poll_ms=args.poll_ms,
+        time_scale=args.time_scale,
+        seed=args.seed,
+        run_log=args.run_log,
+    )
+    model = Model(args.seed, args.failure_rate, args.token_budget)
+    store_settings = settings(args)
+    _open(args, create=True).close()  # a bad store is refused here, before any thread starts
+    stop = stop_on_sigterm()
+    crash = Random(f"crash/{args.seed}/{args.name}/{os.getpid()}")
+
+    def opened() -> Store:
+        store = open_store(args.store, store_settings)
+        if crashes:
+            store.failpoint = lambda where: _maybe_crash(crashes.get(where, 0.0), crash)
+        return store
+
+    if args.metrics_port is not None:
+        from variants.jobs.metrics import serve  # the optional prometheus_client extra
+
+        serve(opened(), args.metrics_port)
+    return work(opened, model, config, stop)
+
+
+def _crash_points(texts: list[str]) -> dict[str, float]:
+    points = {}
+    for text in texts:
+        point, _, chance = text.partition("=")
+        if point not in CRASH_POINTS:
+            raise InputError(f"--crash-at {text!r}: the points are {', '.join(CRASH_POINTS)}")
+        try:
+            points[point] = float(chance)
+        except ValueError:
+            raise InputError(f"--crash-at {text!r}: expected POINT=PROBABILITY") from None
+    return points
+
+
+def _maybe_crash(chance: float, rng: Random) -> None:
+    if chance and rng.random() < chance:
+        os.kill(os.getpid(), signal.SIGKILL)

@@ -1,0 +1,89 @@
+"""Reading a batch's requests from JSON Lines, refusing bad input by file and line.
+
+A line is ``{"custom_id": ..., "params": {...}}``.  Nothing is half-read: the
+whole file is checked before anything is stored, so a bad line 9,000 leaves no
+batch behind.  A request's length in tokens, which the workers batch by and the
+model is charged by, is ``params["tokens"]`` if given, else the words of
+``params["prompt"]``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from solution.logfile import InputError
+
+# As the providers' batch APIs: 1 to 64 letters, digits, "_" or "-".
+CUSTOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+BATCH_ID = CUSTOM_ID
+
+
+@dataclass(frozen=True)
+class Submitted:
+    custom_id: str
+    params: dict[str, Any]
+    tokens: int
+
+
+def read_requests(lines: Iterable[str], *, source: str) -> list[Submitted]:
+    """Every request of `lines`, in order; InputError naming `source` and the line otherwise."""
+    requests: list[Submitted] = []
+    first_line: dict[str, int] = {}
+    for number, line in enumerate(lines, start=1):
+        where = f"{source}:{number}"
+        if not line.strip():
+            raise InputError(f"{where}: empty line (one JSON object a line)")
+        request = _parse(line, where)
+        if request.custom_id in first_line:
+            raise InputError(
+                f"{where}: duplicate custom_id {request.custom_id!r}"
+                f" (first on line {first_line[request.custom_id]})"
+            )
+        first_line[request.custom_id] = number
+        requests.append(request)
+    if not requests:
+        raise InputError(f"{source}: no requests")
+    return requests
+
+
+def check_batch_id(batch_id: str) -> str:
+    if not BATCH_ID.fullmatch(batch_id):
+        raise InputError(f"batch id {batch_id!r}: 1 to 64 letters, digits, '_' or '-'")
+    return batch_id
+
+
+def digest(requests: list[Submitted]) -> str:
+    """The content of a batch, so a resubmission can be told from a different batch."""
+    canonical = json.dumps([[r.custom_id, r.params] for r in requests], sort_keys=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _parse(line: str, where: str) -> Submitted:
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise InputError(f"{where}: not JSON ({error.msg} at column {error.colno})") from None
+    if not isinstance(value, dict) or set(value) != {"custom_id", "params"}:
+        raise InputError(f"{where}: expected an object with exactly custom_id and params")
+    custom_id, params = value["custom_id"], value["params"]
+    if not isinstance(custom_id, str) or not CUSTOM_ID.fullmatch(custom_id):
+        raise InputError(f"{where}: custom_id {custom_id!r}: 1 to 64 letters, digits, '_' or '-'")
+    if not isinstance(params, dict):
+        raise InputError(f"{where}: params must be an object")
+    return Submitted(custom_id, params, _tokens(params, where))
+
+
+def _tokens(params: dict[str, Any], where: str) -> int:
+    tokens, prompt = params.get("tokens"), params.get("prompt")
+    if tokens is not None:
+        if type(tokens) is not int or tokens < 1:
+            raise InputError(f"{where}: params.tokens must be an integer >= 1, got {tokens!r}")
+        return tokens
+    if isinstance(prompt, str):
+        return max(1, len(prompt.split()))
+    raise InputError(f"{where}: params needs a prompt (a string) or tokens (an integer >= 1)")

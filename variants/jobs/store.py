@@ -1,0 +1,439 @@
+"""The durable queue: batches, requests, leases and results in SQL, one behaviour
+on SQLite and on PostgreSQL (`backends`).
+
+The invariant is the lease exercise's (variants/leases/README.md), held by the
+database: every request is queued (ready at `ready_at`), leased by exactly one
+live lease, or has ended once (succeeded, errored, canceled or expired) and
+never changes again; its attempts never exceed `max_attempts`.
+
+* A lease is live while ``now <= deadline``, the deadline being its last
+  renewal plus `lease_ms`: exactly `lease_ms` silent it still holds, the
+  detector's boundary.  Time is the store's clock, never a worker's (the
+  collector's receive time, again).
+* Fencing: every write of an ending runs in a transaction that first locks the
+  lease row and checks that it is live and holds the request, so a worker whose
+  lease expired, and whose requests may since have been claimed again, can
+  neither overwrite nor duplicate a result (`Fenced`, and nothing is written).
+* A failed attempt (an error, or an expired lease) is retried after full
+  jitter (`variants.retry.backoff`), drawn in the lease exercise's order, and
+  after the last attempt the request is dead-lettered with its last error.
+* Cost: a claim reads B rows of the partial index of queued requests by ready
+  time, and expiry the partial index of live leases by deadline: O(B log n),
+  never a scan of the queue (tests/jobs/test_query_plans.py).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from random import Random
+from typing import Any, NamedTuple, Protocol
+
+from solution.logfile import InputError
+from variants.jobs.intake import Submitted, check_batch_id, digest
+from variants.jobs.model import Failed
+from variants.retry.backoff import full_jitter
+
+ENDED = ("succeeded", "errored", "canceled", "expired")
+# The two statements that must never scan (tests/service/test_query_plans.py explains
+# them): the claim of the oldest ready requests, and the expiry of the live leases past
+# their deadline; each reads a partial index.  {lock} is the backend's claim_lock.
+CLAIM = (
+    "WITH picked AS MATERIALIZED (SELECT id FROM requests WHERE state = 'queued'"
+    " AND ready_at <= ? ORDER BY ready_at, id LIMIT ? {lock})"
+    " UPDATE requests SET state = 'leased', lease_id = ?, attempts = attempts + 1"
+    " WHERE id IN (SELECT id FROM picked)"
+    " RETURNING id, custom_id, params, tokens, attempts, ready_at"
+)
+EXPIRE = "UPDATE leases SET state = 'expired' WHERE state = 'live' AND deadline < ? RETURNING id"
+DAY_MS = 86_400_000
+
+
+class Fenced(Exception):  # noqa: N818 (the lease exercise's name for the refusal)
+    """The lease is no longer live, or no longer holds the request: nothing was written."""
+
+
+class Claimed(NamedTuple):
+    id: int
+    custom_id: str
+    params: dict[str, Any]
+    tokens: int
+    attempt: int  # 1 for the first
+
+
+class Lease(NamedTuple):
+    id: int  # increasing: the fencing token
+    worker: str
+    requests: tuple[Claimed, ...]  # ready the longest first
+
+
+class Status(NamedTuple):
+    batch_id: str
+    processing_status: str  # in_progress, canceling or ended
+    counts: dict[str, int]  # processing, succeeded, errored, canceled, expired
+    created_at: int
+    expires_at: int
+
+
+@dataclass(frozen=True)
+class Settings:
+    lease_ms: int = 30_000
+    max_attempts: int = 3
+    base_ms: int = 1_000
+    cap_ms: int = 60_000
+    window_ms: int = DAY_MS  # a batch not done by then: its waiting requests expire
+
+
+class Cursor(Protocol):
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchall(self) -> list[Any]: ...
+    def fetchone(self) -> Any: ...
+
+
+class Store:
+    """The queue's operations; a backend supplies the connection, the clock and
+    the claim's lock clause."""
+
+    # PostgreSQL's row locks; SQLite takes the whole database's write lock at BEGIN.
+    claim_lock = ""  # FOR UPDATE SKIP LOCKED: claims pass each other's rows by
+    row_lock = ""  # FOR UPDATE: a lease's writes and its expiry wait for each other
+
+    def __init__(self, settings: Settings, clock: Callable[[], int] | None) -> None:
+        self.settings = settings
+        self._clock = clock
+        # Called inside a claim's and a finish's transaction, before the commit: the
+        # crash tests kill a worker there (as etcd's failpoints); nothing otherwise.
+        self.failpoint: Callable[[str], None] = lambda where: None
+
+    # -- what a backend provides ------------------------------------------------
+    def sql(self, statement: str, params: Sequence[Any] = ()) -> Cursor:
+        raise NotImplementedError
+
+    def transaction(self) -> AbstractContextManager[None]:
+        raise NotImplementedError
+
+    def server_now(self) -> int:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def now(self) -> int:
+        """Milliseconds by the store's clock (injected in tests)."""
+        return self._clock() if self._clock is not None else self.server_now()
+
+    # -- the API ------------------------------------------------------------------
+    def submit(self, batch_id: str, requests: list[Submitted]) -> Status:
+        """Store a batch; the same id with the same content is the same batch."""
+        check_batch_id(batch_id)
+        content = digest(requests)
+        with self.transaction():
+            now = self.now()
+            row = self.sql("SELECT digest FROM batches WHERE id = ?", [batch_id]).fetchone()
+            if row is not None and row[0] != content:
+                raise InputError(f"batch {batch_id!r} exists with other content")
+            if row is None:
+                self.sql(
+                    "INSERT INTO batches (id, digest, size, created_at, expires_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    [batch_id, content, len(requests), now, now + self.settings.window_ms],
+                )
+                self._insert(batch_id, requests, now)
+        return self.status(batch_id)
+
+    def status(self, batch_id: str) -> Status:
+        row = self._batch(batch_id)
+        counts = dict.fromkeys(("processing", *ENDED), 0)
+        rows = self.sql(
+            "SELECT state, count(*) FROM requests WHERE batch_id = ? GROUP BY state", [batch_id]
+        ).fetchall()
+        for state, count in rows:
+            counts[state if state in ENDED else "processing"] += count
+        status = "in_progress" if row[2] is None else "canceling"
+        if counts["processing"] == 0:
+            status = "ended"
+        return Status(batch_id, status, counts, row[0], row[1])
+
+    def results(self, batch_id: str) -> Iterator[dict[str, Any]]:
+        """Each ended request of the batch, in submission order."""
+        self._batch(batch_id)
+        rows = self.sql(
+            "SELECT r.custom_id, r.state, r.attempts, r.error, o.output FROM requests r"
+            " LEFT JOIN results o ON o.request_id = r.id"
+            " WHERE r.batch_id = ? AND r.state IN ('succeeded', 'errored', 'canceled', 'expired')"
+            " ORDER BY r.id",
+            [batch_id],
+        ).fetchall()
+        for custom_id, state, attempts, error, output in rows:
+            result: dict[str, Any] = {"type": state}
+            if output is not None:
+                result["output"] = json.loads(output)
+            if error is not None and state != "succeeded":
+                result["error"] = error  # the last attempt's; a success's earlier errors are moot
+            yield {"custom_id": custom_id, "result": result, "attempts": attempts}
+
+    def cancel(self, batch_id: str) -> Status:
+        """Cancel what has not started; what is leased finishes (or is canceled if it fails)."""
+        self._batch(batch_id)
+        with self.transaction():
+            now = self.now()
+            self.sql(
+                "UPDATE batches SET canceled_at = ? WHERE id = ? AND canceled_at IS NULL",
+                [now, batch_id],
+            )
+            self.sql(
+                "UPDATE requests SET state = 'canceled', ended_at = ?"
+                " WHERE batch_id = ? AND state = 'queued'",
+                [now, batch_id],
+            )
+        return self.status(batch_id)
+
+    # -- the workers' side: the lease exercise's operations ---------------------------
+    def claim(self, worker: str, *, limit: int, rng: Random) -> Lease | None:
+        """Expire what is due, then lease up to `limit` requests, ready the longest first."""
+        with self.transaction():
+            now = self.now()
+            self._expire(now, rng)
+            lease_id = self.sql(
+                "INSERT INTO leases (worker, claimed_at, deadline, state) VALUES (?, ?, ?, 'live')"
+                " RETURNING id",
+                [worker, now, now + self.settings.lease_ms],
+            ).fetchone()[0]
+            rows = self.sql(
+                CLAIM.format(lock=self.claim_lock),
+                [now, limit, lease_id],
+            ).fetchall()
+            if not rows:
+                self.sql("DELETE FROM leases WHERE id = ?", [lease_id])
+                return None
+            self.failpoint("claim")
+            rows.sort(key=lambda row: (row[5], row[0]))
+            claimed = (Claimed(r[0], r[1], json.loads(r[2]), r[3], r[4]) for r in rows)
+            return Lease(lease_id, worker, tuple(claimed))
+
+    def renew(self, lease_id: int) -> None:
+        """Extend a live lease by `lease_ms` from now; Fenced if it is not live."""
+        with self.transaction():
+            now = self.now()
+            renewed = self.sql(
+                "UPDATE leases SET deadline = ? WHERE id = ? AND state = 'live' AND deadline >= ?",
+                [now + self.settings.lease_ms, lease_id, now],
+            ).rowcount
+            if not renewed:
+                raise Fenced(f"lease {lease_id} is not live")
+
+    def finish(
+        self,
+        lease_id: int,
+        outcomes: Sequence[tuple[int, Any]],
+        *,
+        rng: Random,
+        worker: str | None = None,
+        busy_ms: int = 0,
+    ) -> None:
+        """End each (request id, outcome) of a live lease: an output, or a Failed attempt.
+
+        All or nothing: Fenced, and nothing written, unless the lease is live and
+        holds every one of them.
+        """
+        with self.transaction():
+            now = self.now()
+            self._live(lease_id, now)
+            for request_id, outcome in outcomes:
+                if isinstance(outcome, Failed):
+                    held = self._held(lease_id, request_id)
+                    self._failed(held, outcome.error, outcome.permanent, now, rng)
+                    continue
+                ended = self.sql(
+                    "UPDATE requests SET state = 'succeeded', ended_at = ?"
+                    " WHERE id = ? AND lease_id = ? AND state = 'leased'",
+                    [now, request_id, lease_id],
+                ).rowcount
+                if not ended:
+                    raise Fenced(f"lease {lease_id} does not hold request {request_id}")
+                self.sql(
+                    "INSERT INTO results (request_id, lease_id, output, written_at)"
+                    " VALUES (?, ?, ?, ?)",
+                    [request_id, lease_id, json.dumps(outcome), now],
+                )
+            self._maybe_over(lease_id)
+            if worker is not None:
+                self._record(worker, now, busy_ms, len(outcomes))
+            self.failpoint("commit")
+
+    def release(self, lease_id: int) -> None:
+        """A spot notice: the lease's requests are ready again at once, the attempt not counted."""
+        with self.transaction():
+            now = self.now()
+            self._live(lease_id, now)
+            self.sql(
+                "UPDATE requests SET state = 'queued', ready_at = ?, attempts = attempts - 1,"
+                " lease_id = NULL WHERE lease_id = ? AND state = 'leased'",
+                [now, lease_id],
+            )
+            self.sql("UPDATE leases SET state = 'over' WHERE id = ?", [lease_id])
+
+    def expire(self, *, rng: Random) -> list[int]:
+        """End every expired lease; each request it held is a failed attempt."""
+        with self.transaction():
+            return self._expire(self.now(), rng)
+
+    def record_work(self, worker: str, *, busy_ms: int, done: int) -> None:
+        """Add to a worker's GPU-busy time and requests done (for the cost and the metrics)."""
+        with self.transaction():
+            self._record(worker, self.now(), busy_ms, done)
+
+    def _record(self, worker: str, now: int, busy_ms: int, done: int) -> None:
+        self.sql(
+            "INSERT INTO workers (name, started_at, seen_at, busy_ms, done)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET seen_at = excluded.seen_at,"
+            " busy_ms = workers.busy_ms + excluded.busy_ms, done = workers.done + excluded.done",
+            [worker, now, now, busy_ms, done],
+        )
+
+    def pending(self) -> bool:
+        """Whether any request is still queued or leased (both read off a partial index)."""
+        queued = self.sql("SELECT 1 FROM requests WHERE state = 'queued' LIMIT 1").fetchone()
+        leased = self.sql("SELECT 1 FROM requests WHERE state = 'leased' LIMIT 1").fetchone()
+        return queued is not None or leased is not None
+
+    def snapshot(self) -> dict[str, int]:
+        """What the metrics show: depths, the oldest wait, the counters, the workers' time."""
+        with self.transaction():  # one consistent reading
+            now = self.now()
+            depth = dict(
+                self.sql(
+                    "SELECT state, count(*) FROM requests"
+                    " WHERE state IN ('queued', 'leased') GROUP BY state"
+                ).fetchall()
+            )
+            oldest = self.sql(
+                "SELECT min(ready_at) FROM requests WHERE state = 'queued' AND ready_at <= ?", [now]
+            ).fetchone()[0]
+            time = self.sql(
+                "SELECT coalesce(sum(seen_at - started_at), 0), coalesce(sum(busy_ms), 0),"
+                " coalesce(sum(done), 0) FROM workers"
+            ).fetchone()
+            return self.counters() | {
+                "queued": depth.get("queued", 0),
+                "leased": depth.get("leased", 0),
+                "oldest_waiting_ms": 0 if oldest is None else now - oldest,
+                "alive_ms": int(time[0]),
+                "busy_ms": int(time[1]),
+                "done": int(time[2]),
+            }
+
+    def counters(self) -> dict[str, int]:
+        rows = self.sql("SELECT name, value FROM counters").fetchall()
+        return {"leases_expired": 0, "retries": 0, "dead_letters": 0} | dict(rows)
+
+    # -- inside a transaction -------------------------------------------------------
+    def _expire(self, now: int, rng: Random) -> list[int]:
+        self._expire_batches(now)
+        expired = self.sql(
+            EXPIRE,
+            [now],
+        ).fetchall()
+        if not expired:
+            return []
+        self._count("leases_expired", len(expired))
+        returned = []
+        for (lease_id,) in sorted(expired):  # in the order they were claimed
+            rows = self.sql(
+                "SELECT id, attempts, batch_id FROM requests"
+                " WHERE lease_id = ? AND state = 'leased' ORDER BY ready_at, id",
+                [lease_id],
+            ).fetchall()
+            for row in rows:
+                self._failed(row, "lease expired", False, now, rng)
+                returned.append(row[0])
+        return returned
+
+    def _failed(self, row: Any, error: str, permanent: bool, now: int, rng: Random) -> None:
+        request_id, attempts, batch_id = row
+        closed = self.sql(
+            "SELECT canceled_at IS NOT NULL, expires_at < ? FROM batches WHERE id = ?",
+            [now, batch_id],
+        ).fetchone()
+        if closed[0] or closed[1]:
+            state, ready_at = ("canceled" if closed[0] else "expired"), now
+        elif permanent or attempts >= self.settings.max_attempts:
+            state, ready_at = "errored", now
+            self._count("dead_letters", 1)
+        else:
+            s = self.settings
+            state = "queued"
+            ready_at = now + full_jitter(attempts, base=s.base_ms, cap=s.cap_ms, rng=rng)
+            self._count("retries", 1)
+        self.sql(
+            "UPDATE requests SET state = ?, ready_at = ?, error = ?, lease_id = NULL,"
+            " ended_at = CASE WHEN ? = 'queued' THEN NULL ELSE ? END WHERE id = ?",
+            [state, ready_at, error, state, now, request_id],
+        )
+
+    def _expire_batches(self, now: int) -> None:
+        due = self.sql(
+            "UPDATE batches SET swept = 1 WHERE swept = 0 AND expires_at < ? RETURNING id", [now]
+        ).fetchall()
+        for (batch_id,) in due:
+            self.sql(
+                "UPDATE requests SET state = 'expired', ended_at = ?"
+                " WHERE batch_id = ? AND state = 'queued'",
+                [now, batch_id],
+            )
+
+    def _live(self, lease_id: int, now: int) -> None:
+        # Locks the lease row until the commit: an expiry running beside us waits, then
+        # sees our writes; or it committed first, and we see the lease expired.
+        live = self.sql(
+            "SELECT id FROM leases WHERE id = ? AND state = 'live' AND deadline >= ?"
+            f" {self.row_lock}",
+            [lease_id, now],
+        ).fetchone()
+        if live is None:
+            raise Fenced(f"lease {lease_id} is not live")
+
+    def _held(self, lease_id: int, request_id: int) -> Any:
+        row = self.sql(
+            "SELECT id, attempts, batch_id FROM requests"
+            " WHERE id = ? AND lease_id = ? AND state = 'leased'",
+            [request_id, lease_id],
+        ).fetchone()
+        if row is None:
+            raise Fenced(f"lease {lease_id} does not hold request {request_id}")
+        return row
+
+    def _maybe_over(self, lease_id: int) -> None:
+        held = self.sql(
+            "SELECT 1 FROM requests WHERE lease_id = ? AND state = 'leased' LIMIT 1", [lease_id]
+        ).fetchone()
+        if held is None:
+            self.sql("UPDATE leases SET state = 'over' WHERE id = ?", [lease_id])
+
+    def _count(self, name: str, value: int) -> None:
+        self.sql(
+            "INSERT INTO counters (name, value) VALUES (?, ?)"
+            " ON CONFLICT (name) DO UPDATE SET value = counters.value + excluded.value",
+            [name, value],
+        )
+
+    def _batch(self, batch_id: str) -> Any:
+        row = self.sql(
+            "SELECT created_at, expires_at, canceled_at FROM batches WHERE id = ?", [batch_id]
+        ).fetchone()
+        if row is None:
+            raise InputError(f"no batch {batch_id!r} in this store")
+        return row
+
+    def _insert(self, batch_id: str, requests: list[Submitted], now: int) -> None:
+        raise NotImplementedError  # a backend's bulk insert
