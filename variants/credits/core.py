@@ -21,7 +21,37 @@ the scheduler's: an account gets no credit for the time it could not run).
 Each reservation has its own number, so the expiry of one that was released
 never ends a later reservation of the same job.
 
-Cost: a decision is O(log n) in the waiting jobs, plus the accounts skipped.
+The invariant behind the decision: an account is *ready* when its head job
+can start now (it has one, it runs fewer than `max_running`, and the head is
+reserved or the account can pay for it), and the ready accounts, and only
+they, each have exactly one live entry in the scheduler's two heaps:
+
+- ``_ready``: by the per-account part of the rank and the opening order.  By
+  priority that part is the whole rank, the head's ``(-priority,
+  submission)``; fairly it is the account's own virtual time.
+- ``_caught_up`` (fair only): by opening order alone, the ready accounts
+  whose virtual time the scheduler's has reached.  Their rank
+  ``max(own, scheduler's)`` is the scheduler's, the same for all of them,
+  so they tie, and the opening order decides, whatever the scheduler's
+  virtual time later becomes.  Their rank is below that of any account
+  still in ``_ready`` (whose own time is ahead), so one of them, if any,
+  is next.
+
+A key never has to change for every account at once: the scheduler's
+virtual time only grows, so an account moves from ``_ready`` to
+``_caught_up`` once per job it starts, when the scheduler's time passes its
+own (checked at the top of ``_ready``, when the next account is asked for).
+Every change of what makes an account ready (a deposit, a submission, a
+reservation made or ended, a job started or ended) ends with
+``_refresh(account)``, which gives it a new entry if it is ready under a new
+key, and otherwise leaves its entry alone or marks it gone.  An entry is
+live while its token is the account's (``_Account.token``); the others are
+dropped when they come to the top, or all at once when they outnumber the
+accounts.
+
+Cost: a decision is O(log n) in the waiting jobs plus O(log accounts) for
+each job it starts (amortized: each stale entry is dropped once); an
+account that cannot start is never looked at.
 """
 
 from __future__ import annotations
@@ -33,6 +63,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from variants.credits.records import Balance, Config, Job
+
+# The part of an account's rank that is its own: the head's (-priority, submission) by
+# priority; fairly, the account's virtual time (and 0), the scheduler's being kept apart.
+_Key = tuple[int | Fraction, int]
 
 
 @dataclass
@@ -48,6 +82,8 @@ class _Account:
     running: int = 0
     vtime: Fraction = Fraction(0)
     waiting: list[tuple[int, int, Hashable]] = field(default_factory=list)  # heap, lazily pruned
+    token: int | None = None  # its live entry among the ready accounts; None: not ready
+    key: _Key | None = None  # that entry's key, while it has one
 
 
 @dataclass
@@ -71,6 +107,12 @@ class Scheduler:
         self._running = 0
         self._vtime = Fraction(0)
         self._now: int | None = None
+        # The ready accounts (see the module's docstring): (key, order, token) and, fairly,
+        # (order, token) for those the scheduler's virtual time has reached.
+        self._opened: list[_Account] = []  # by opening order: an entry's way back to its account
+        self._ready: list[tuple[_Key, int, int]] = []
+        self._caught_up: list[tuple[int, int]] = []
+        self._tokens = itertools.count()
 
     def open_account(self, name: str, *, weight: int = 1, max_running: int | None = None) -> None:
         if name in self._accounts:
@@ -78,6 +120,7 @@ class Scheduler:
         if weight < 1 or (max_running is not None and max_running < 1):
             raise ValueError(f"need weight >= 1 and max_running >= 1: {weight}, {max_running}")
         self._accounts[name] = _Account(name, len(self._accounts), weight, max_running)
+        self._opened.append(self._accounts[name])
 
     def deposit(self, name: str, amount: int) -> None:
         account = self._account(name)
@@ -85,6 +128,7 @@ class Scheduler:
             raise ValueError(f"a deposit is at least 1 credit, got {amount}")
         account.available += amount
         account.deposited += amount
+        self._refresh(account)
 
     def submit(self, job: Job) -> None:
         """Queue `job`; it holds no credits until reserved or started."""
@@ -96,6 +140,7 @@ class Scheduler:
         entry = _Job(job, next(self._seq))
         self._jobs[job.id] = entry
         heapq.heappush(account.waiting, (-job.priority, entry.seq, job.id))
+        self._refresh(account)
 
     def reserve(self, job_id: Hashable, *, now: int, ttl: int) -> None:
         """Hold a queued job's cost now, until it starts, or `ttl` ticks pass, or it is released."""
@@ -113,6 +158,7 @@ class Scheduler:
         account.reserved += entry.job.cost
         entry.state, entry.reservation = "reserved", next(self._reservations)
         heapq.heappush(self._expiries, (now + ttl, entry.reservation, job_id))
+        self._refresh(account)
 
     def release(self, job_id: Hashable) -> None:
         self._release(self._job(job_id, "reserved"))
@@ -130,22 +176,17 @@ class Scheduler:
             if entry.reservation == reservation:  # None unless reserved: this reservation
                 self._release(entry)
         started: list[Hashable] = []
-        candidates = [
-            (self._rank(a), a.order, a.name) for a in self._accounts.values() if self._head(a)
-        ]
-        heapq.heapify(candidates)
-        while candidates and self._running < self.config.slots:
-            # A rank in the heap stays exact within a call: the scheduler's virtual
-            # time only moves to the least rank, which no other rank is below.
-            _, _, name = heapq.heappop(candidates)
-            account = self._accounts[name]
+        while self._running < self.config.slots:
+            # The least ranked account that can start, as a scan of every account would find
+            # it: an account that cannot start is not in the heaps, and none becomes able to
+            # within this call (only starting a job changes anything, and only its account).
+            account = self._next_ready()
+            if account is None:
+                break
             head = self._head(account)
-            assert head is not None  # only an account with a head is a candidate
-            if not self._can_start(account, head):
-                continue  # best effort: the others may still start; this one cannot, this time
+            assert head is not None  # it is ready: its head can start (see `_refresh`)
             started.append(self._start(account, head))
-            if self._head(account):
-                heapq.heappush(candidates, (self._rank(account), account.order, name))
+            self._refresh(account)
         return started
 
     def finish(self, job_id: Hashable, used: int) -> None:
@@ -166,6 +207,7 @@ class Scheduler:
         if entry.state == "reserved":
             self._release(entry)
         entry.state = "cancelled"
+        self._refresh(self._accounts[entry.job.account])
 
     def balance(self, name: str) -> Balance:
         a = self._account(name)
@@ -204,12 +246,54 @@ class Scheduler:
             heapq.heappop(account.waiting)
         return None
 
-    def _rank(self, account: _Account) -> tuple[int | Fraction, int]:
+    def _refresh(self, account: _Account) -> None:
+        """Keep `account` among the ready accounts iff its head can start, under its key now.
+
+        Called after every change to what makes it ready; an unchanged key keeps the entry
+        it has, so a deposit to a ready account costs no heap operation.
+        """
         head = self._head(account)
-        assert head is not None
+        if head is None or not self._can_start(account, head):
+            account.token = account.key = None  # its entry, wherever it is, is stale now
+            return
+        key: _Key = (account.vtime, 0) if self.config.fair else (-head.job.priority, head.seq)
+        if account.token is not None and account.key == key:
+            return
+        account.token, account.key = next(self._tokens), key
+        heapq.heappush(self._ready, (key, account.order, account.token))
+        if len(self._ready) + len(self._caught_up) > 2 * len(self._opened) + 16:
+            self._compact()  # more stale entries than live ones: each was pushed once, paid for
+
+    def _next_ready(self) -> _Account | None:
+        """The ready account of least rank, taken out of the heaps (`_refresh` puts it back)."""
         if self.config.fair:
-            return (max(account.vtime, self._vtime), 0)
-        return (-head.job.priority, head.seq)
+            # Those the scheduler's virtual time has reached rank at it, so by order alone. An
+            # account crosses once for each job it starts: its time moves only then.
+            while self._ready and self._ready[0][0][0] <= self._vtime:
+                _, order, token = heapq.heappop(self._ready)
+                if self._opened[order].token == token:
+                    heapq.heappush(self._caught_up, (order, token))
+            while self._caught_up:
+                order, token = heapq.heappop(self._caught_up)
+                if self._opened[order].token == token:
+                    return self._take(self._opened[order])
+        while self._ready:  # by priority; or fairly, none has been reached: the least own time
+            _, order, token = heapq.heappop(self._ready)
+            if self._opened[order].token == token:
+                return self._take(self._opened[order])
+        return None
+
+    @staticmethod
+    def _take(account: _Account) -> _Account:
+        account.token = account.key = None  # out of the heaps: not ready until refreshed
+        return account
+
+    def _compact(self) -> None:
+        """Drop every stale entry: O(entries), once their number has doubled the accounts'."""
+        self._ready = [e for e in self._ready if self._opened[e[1]].token == e[2]]
+        self._caught_up = [e for e in self._caught_up if self._opened[e[0]].token == e[1]]
+        heapq.heapify(self._ready)
+        heapq.heapify(self._caught_up)
 
     def _can_start(self, account: _Account, head: _Job) -> bool:
         if account.max_running is not None and account.running >= account.max_running:
@@ -233,6 +317,7 @@ class Scheduler:
         account.available += entry.job.cost
         account.reserved -= entry.job.cost
         entry.state, entry.reservation = "queued", None
+        self._refresh(account)
 
     def _end(self, job_id: Hashable, used: int, state: str) -> None:
         entry = self._job(job_id, "running")
@@ -245,6 +330,7 @@ class Scheduler:
         account.running -= 1
         self._running -= 1
         entry.state = state
+        self._refresh(account)
 
 
 def _credits(value: object, what: str) -> int:
