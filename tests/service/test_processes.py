@@ -156,18 +156,21 @@ def test_sigterm_stops_a_worker_with_nothing_lost_and_nothing_redone(
     requests = [Submitted(f"r{n:03d}", {}, 50) for n in range(160)]
     with open_store(store_url, settings) as store:
         store.submit("spot", requests)
-        group = workers(
-            "--time-scale", "1", "--limit", "64", "--batch-size", "8", "--poll-ms", "20"
-        )
+        # One lease holds every request: a worker that ran its whole lease out after the
+        # notice, instead of releasing it, would run them all.
+        flags = ["--time-scale", "3", "--limit", "160", "--batch-size", "8", "--poll-ms", "20"]
+        group = workers(*flags)
         first = group.start("first")
         deadline = time.monotonic() + 60
-        while store.status("spot").counts["succeeded"] < 16:  # it has work in hand
+        while (done := store.status("spot").counts["succeeded"]) < 16:  # work in hand
             assert time.monotonic() < deadline, group.errors("first")
             os.sched_yield()
         first.send_signal(signal.SIGTERM)
         sent = time.monotonic()
         assert group.next_exit() == ("first", 0), group.errors("first")
         assert time.monotonic() - sent < 2.0, "the worker overran its grace"
+        ran = sum(group.runs().values())
+        assert ran <= done + 2 * 8, f"{ran} run after {done} done: more than the batch in hand"
         left = store.status("spot").counts
         assert left["processing"] > 0, "nothing was left to release: the test proved nothing"
         group.start("second", "--until-idle")

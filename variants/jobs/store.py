@@ -249,23 +249,15 @@ class Store:
         with self.transaction():
             now = self.now()
             self._live(lease_id, now)
-            for request_id, outcome in outcomes:
+            outputs = []
+            for request_id, outcome in outcomes:  # failures in order: each may draw a delay
                 if isinstance(outcome, Failed):
                     held = self._held(lease_id, request_id)
                     self._failed(held, outcome.error, outcome.permanent, now, rng)
-                    continue
-                ended = self.sql(
-                    "UPDATE requests SET state = 'succeeded', ended_at = ?"
-                    " WHERE id = ? AND lease_id = ? AND state = 'leased'",
-                    [now, request_id, lease_id],
-                ).rowcount
-                if not ended:
-                    raise Fenced(f"lease {lease_id} does not hold request {request_id}")
-                self.sql(
-                    "INSERT INTO results (request_id, lease_id, output, written_at)"
-                    " VALUES (?, ?, ?, ?)",
-                    [request_id, lease_id, json.dumps(outcome), now],
-                )
+                else:
+                    outputs.append((request_id, lease_id, json.dumps(outcome), now))
+            if outputs:  # the successes in two statements, however many: a batch's round trips
+                self._succeeded(lease_id, outputs, now)
             self._maybe_over(lease_id)
             if worker is not None:
                 self._record(worker, now, busy_ms, len(outcomes))
@@ -412,6 +404,21 @@ class Store:
         if row is None:
             raise Fenced(f"lease {lease_id} does not hold request {request_id}")
         return row
+
+    def _succeeded(self, lease_id: int, outputs: list[tuple[int, int, str, int]], now: int) -> None:
+        ids = [output[0] for output in outputs]
+        ended = self.sql(
+            "UPDATE requests SET state = 'succeeded', ended_at = ?"
+            f" WHERE lease_id = ? AND state = 'leased' AND id IN ({', '.join('?' * len(ids))})",
+            [now, lease_id, *ids],
+        ).rowcount
+        if ended != len(ids):  # one not held, or one named twice: nothing is written
+            raise Fenced(f"lease {lease_id} does not hold every one of requests {ids}")
+        values = ", ".join(["(?, ?, ?, ?)"] * len(outputs))
+        self.sql(
+            f"INSERT INTO results (request_id, lease_id, output, written_at) VALUES {values}",
+            [field for output in outputs for field in output],
+        )
 
     def _maybe_over(self, lease_id: int) -> None:
         held = self.sql(
