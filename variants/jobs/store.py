@@ -421,11 +421,11 @@ class Store:
         )
 
     def _maybe_over(self, lease_id: int) -> None:
-        held = self.sql(
-            "SELECT 1 FROM requests WHERE lease_id = ? AND state = 'leased' LIMIT 1", [lease_id]
-        ).fetchone()
-        if held is None:
-            self.sql("UPDATE leases SET state = 'over' WHERE id = ?", [lease_id])
+        self.sql(
+            "UPDATE leases SET state = 'over' WHERE id = ? AND NOT EXISTS"
+            " (SELECT 1 FROM requests WHERE lease_id = ? AND state = 'leased')",
+            [lease_id, lease_id],
+        )
 
     def _count(self, name: str, value: int) -> None:
         self.sql(
