@@ -1,7 +1,9 @@
 """The batcher on a real event loop: ``await batcher.submit(item)`` returns that item's result.
 
 A thin shell around the core (`variants.batcher.core`): it keeps one future
-per request and one driver task, reads the loop's clock in integer ticks
+per request, one driver task that asks the core, and `max_in_flight` runner
+tasks that each await a batch, run it, and wait for the next (handing a
+batch over is one future's result, not a new task), reads the loop's clock in integer ticks
 (milliseconds by default), runs the model on each batch the core sends, and
 hands each ending back to its caller.  Every decision is the core's.
 
@@ -39,7 +41,8 @@ class AsyncBatcher:
         self._items: dict[Hashable, Any] = {}
         self._ids = itertools.count()
         self._woken: asyncio.Future[None] | None = None  # what the driver awaits
-        self._running: set[asyncio.Task[None]] = set()
+        self._idle: list[asyncio.Future[Batch | None]] = []  # runners waiting for a batch
+        self._runners: list[asyncio.Task[None]] = []
         self._driver: asyncio.Task[None] | None = None
 
     async def submit(
@@ -52,6 +55,9 @@ class AsyncBatcher:
         loop = asyncio.get_running_loop()
         if self._driver is None:
             self._driver = loop.create_task(self._drive())
+            self._runners = [
+                loop.create_task(self._run()) for _ in range(self._core.config.max_in_flight)
+            ]
         request_id = next(self._ids)
         ticks = None if timeout is None else round(timeout * self._ticks)
         self._core.submit(Request(request_id, tokens, priority, ticks), now=self._now())
@@ -89,15 +95,18 @@ class AsyncBatcher:
                 if not future.done():
                     future.set_exception(RuntimeError(f"the batcher stopped: {error!r}"))
             raise
+        finally:
+            for slot in self._idle:  # the runners end with the driver
+                if not slot.done():
+                    slot.set_result(None)
 
     async def _serve(self) -> None:
         while True:
+            await self._runners_waiting()
             decision = self._core.poll(now=self._now())
             self._deliver(decision.ended)
-            for batch in decision.batches:
-                task = asyncio.get_running_loop().create_task(self._run(batch))
-                self._running.add(task)
-                task.add_done_callback(self._running.discard)
+            for batch in decision.batches:  # at most one per idle runner: the core's max_in_flight
+                self._idle.pop().set_result(batch)
             if self._core.closed and self._core.queued == 0 and self._core.in_flight == 0:
                 return
             loop = asyncio.get_running_loop()
@@ -109,15 +118,29 @@ class AsyncBatcher:
             if timer is not None:
                 timer.cancel()
 
-    async def _run(self, batch: Batch) -> None:
-        items = [self._items.get(request_id) for request_id in batch.requests]
-        try:
-            outcome: Sequence[Any] | BaseException = list(await self._model(items))
-        except Exception as error:  # the model's failure is its callers', not the batcher's
-            outcome = error
-        self._deliver(self._core.complete(batch.id, outcome, now=self._now()))
-        if self._core.queued or self._core.closed:  # a freed slot matters only then
-            self._wake()
+    async def _runners_waiting(self) -> None:
+        """Until a runner waits for each free slot (only the first time: they are starting)."""
+        while len(self._idle) < self._core.config.max_in_flight - self._core.in_flight:
+            if any(runner.done() for runner in self._runners):  # one died: fail, never spin
+                raise RuntimeError("a batch runner stopped")
+            await asyncio.sleep(0)
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            slot: asyncio.Future[Batch | None] = loop.create_future()
+            self._idle.append(slot)
+            batch = await slot
+            if batch is None:
+                return
+            items = [self._items.get(request_id) for request_id in batch.requests]
+            try:
+                outcome: Sequence[Any] | BaseException = list(await self._model(items))
+            except Exception as error:  # the model's failure is its callers', not the batcher's
+                outcome = error
+            self._deliver(self._core.complete(batch.id, outcome, now=self._now()))
+            if self._core.queued or self._core.closed:  # a freed slot matters only then
+                self._wake()
 
     def _deliver(self, endings: list[Ending]) -> None:
         for ending in endings:
