@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from solution.live.collector import Collector
 from solution.live.metrics import Metrics
-from solution.live.wire import encode, parse
+from solution.live.wire import NUMBERS, encode, parse
 
 BATCH, RANKS = 256, 1_024
 Reader = tuple[tuple[str, int], Callable[[], object], list[bytes]]  # address, drain, datagrams
@@ -46,6 +46,33 @@ def floor_drain(receiver: socket.socket) -> int:
         except BlockingIOError:
             return read
         read += 1
+
+
+def python_floor(job: str) -> tuple[socket.socket, Callable[[], int]]:
+    """The least any Python collector of binary heartbeats does: read each into a reused
+    buffer, unpack it, stamp its rank's receipt on the clock.  No checks, no monitor."""
+    receiver = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    receiver.bind(("127.0.0.1", 0))
+    receiver.setblocking(False)
+    buffer, receipts = bytearray(256), [0] * RANKS
+    receive, unpack, clock, offset = (
+        receiver.recv_into,
+        NUMBERS.unpack_from,
+        time.monotonic_ns,
+        4 + len(job),
+    )
+
+    def drain() -> int:
+        read = 0
+        while True:
+            try:
+                receive(buffer)
+            except BlockingIOError:
+                return read
+            receipts[unpack(buffer, offset)[0]] = clock()
+            read += 1
+
+    return receiver, drain
 
 
 def parse_us(data: bytes) -> float:
@@ -76,8 +103,10 @@ def main() -> None:
     sent_at = 1_764_400_000_000_000_000
     text = [encode("bench", rank % RANKS, sent_at, rank) for rank in range(BATCH)]
     packed = [encode("bench", rank % RANKS, sent_at, rank, binary=True) for rank in range(BATCH)]
+    least, least_drain = python_floor("bench")
     readers: dict[str, Reader] = {
         "floor (recv only)": (bare.getsockname(), lambda: floor_drain(bare), text),
+        "python floor, binary": (least.getsockname(), least_drain, packed),
         "collector": (plain.address, plain._read, text),
     }
     if with_metrics is not None:
@@ -104,6 +133,7 @@ def main() -> None:
     for each in (plain, binary):
         if each.stats.accepted != rounds * BATCH:
             raise SystemExit(f"a collector accepted {each.stats.accepted}, not {rounds * BATCH}")
+    least.close()
     for made in (plain, with_metrics, binary):
         if made is not None:
             made.close()

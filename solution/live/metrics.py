@@ -74,6 +74,11 @@ class Metrics:
         if self._server is not None:
             self.registry.register(_Receipts(collector))
 
+    @property
+    def enabled(self) -> bool:
+        """Whether the series are served (False: every call here does nothing)."""
+        return self._server is not None
+
     def heartbeat(self) -> None:
         if self._server is not None:
             self._heartbeats.inc()

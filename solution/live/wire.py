@@ -44,7 +44,7 @@ from typing import NamedTuple
 VERSION = b"HB1"
 BINARY = b"HB\x02"
 MAX_BYTES = 128
-_NUMBERS = struct.Struct("!Iqqq")  # rank, sent_at, progress, incarnation: after the job
+NUMBERS = struct.Struct("!Iqqq")  # rank, sent_at, progress, incarnation: after the job
 _JOB = re.compile(rb"[A-Za-z0-9._-]{1,64}\Z")
 _NUMBER = re.compile(rb"(0|-?[1-9][0-9]{0,18})\Z")  # canonical: no leading zero, no -0
 _HEARTBEAT = re.compile(
@@ -76,7 +76,7 @@ def encode(
     name = job.encode("ascii")
     if binary:
         try:
-            numbers = _NUMBERS.pack(rank, sent_at, progress, incarnation)
+            numbers = NUMBERS.pack(rank, sent_at, progress, incarnation)
         except struct.error as error:
             raise Malformed(f"cannot carry the numbers: {error}") from None
         data = BINARY + bytes([len(name) % 256]) + name + numbers
@@ -102,12 +102,12 @@ def parse(data: bytes) -> Datagram:
 
 def _parse_binary(data: bytes) -> Datagram:
     size = data[3] if len(data) > 3 else 0
-    if len(data) != 4 + size + _NUMBERS.size:
+    if len(data) != 4 + size + NUMBERS.size:
         raise Malformed("wrong length")
     job = data[4 : 4 + size]
     if not _JOB.match(job):
         raise Malformed("bad job")
-    rank, sent_at, progress, incarnation = _NUMBERS.unpack_from(data, 4 + size)
+    rank, sent_at, progress, incarnation = NUMBERS.unpack_from(data, 4 + size)
     if rank >= 2**31:
         raise Malformed("bad rank")
     if progress < 0:

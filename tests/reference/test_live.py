@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
@@ -165,9 +166,12 @@ def test_a_binary_datagram_broken_anywhere_parses_or_is_refused(
 
 
 def _datagram_of(kind: str, rank: int, junk: bytes) -> bytes:
-    """A heartbeat of the collector's job (text or binary), of another job, or junk."""
+    """A heartbeat of the collector's job (text or binary), of another job, junk, or this
+    job's binary layout with any numbers in it (a negative progress, a rank past 2**31)."""
     if kind == "junk":
         return junk
+    if kind == "any numbers":
+        return b"HB\x02\x04test" + (junk * 28 + bytes(28))[:28]
     job = "other" if kind == "other job" else "test"
     return encode(job, rank, 1, rank, binary=kind == "binary")
 
@@ -182,7 +186,7 @@ def collector() -> Any:
 @given(
     st.lists(
         st.tuples(
-            st.sampled_from(["text", "binary", "other job", "junk"]),
+            st.sampled_from(["text", "binary", "other job", "junk", "any numbers"]),
             st.integers(0, 7),
             st.binary(max_size=140),
         ),
@@ -218,6 +222,29 @@ def test_every_datagram_is_accepted_or_refused_for_exactly_one_reason(
     seen = +refused + collections.Counter({"accepted": collector.stats.accepted - accepted})
     assert collector.stats.received - received == len(datagrams)
     assert seen == +expected
+
+
+@pytest.mark.parametrize(
+    ("numbers", "reason"),
+    [
+        ((4, 0, 0, 0), "rank outside the world"),
+        ((2**31, 0, 0, 0), "bad rank"),
+        ((1, 0, -1, 0), "bad progress"),
+        ((1, 0, 0, -1), "bad incarnation"),
+    ],
+)
+def test_a_binary_heartbeat_of_the_job_with_numbers_out_of_range_is_refused_by_reason(
+    collector: Collector, numbers: tuple[int, int, int, int], reason: str
+) -> None:
+    """The collector's fast path (this job's layout, unpacked in place) refuses exactly as
+    `parse` does: by the reason of the first number out of range."""
+    data = b"HB\x02\x04test" + struct.pack("!Iqqq", *numbers)
+    before, accepted = collector.stats.rejected[reason], collector.stats.accepted
+    _send(collector.address, data)
+    deadline = time.monotonic() + 2
+    while collector.stats.rejected[reason] == before and time.monotonic() < deadline:
+        collector.poll(0.01)
+    assert (collector.stats.rejected[reason] - before, collector.stats.accepted) == (1, accepted)
 
 
 def test_a_flood_is_accounted_for_datagram_by_datagram() -> None:
