@@ -9,7 +9,11 @@ localhost, one core, in the same run: each round, 256 heartbeats (of a
 either by a loop that only reads them (the floor) or by the collector
 (read, parse, check the job and rank, stamp, feed the monitor, track
 progress), without and with its Prometheus metrics, and with the binary
-datagrams of version 2.  Printed: microseconds per datagram (the median
+datagrams of version 2; beside them the Python floor, the least any
+Python collector of binary heartbeats does (read into a reused buffer,
+unpack, stamp the receipt); and a group of 1 and of 2 collector processes
+on one port (`solution.live.group`), each draining its share of the
+round at the same moment.  Printed: microseconds per datagram (the median
 round), the ratio to the floor, and the heartbeats a second one collector
 sustains: at one heartbeat a second per rank, the largest job it can
 serve.  Then the share of the format in that cost: `parse` of one text
@@ -20,17 +24,20 @@ check and the same record built, like for like.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import socket
 import statistics
 import sys
 import time
 import timeit
 from collections.abc import Callable
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from solution.live.collector import Collector
+from solution.live.group import group_sockets
 from solution.live.metrics import Metrics
 from solution.live.wire import NUMBERS, encode, parse
 
@@ -73,6 +80,57 @@ def python_floor(job: str) -> tuple[socket.socket, Callable[[], int]]:
             read += 1
 
     return receiver, drain
+
+
+def group_us(processes: int, rounds: int) -> float:
+    """Microseconds per datagram, the median round, of `processes` collectors on one port.
+
+    Each round, BATCH binary heartbeats per process are sent into the group untimed (the
+    kernel steers rank r to collector r % processes); then every collector, each in a
+    process of its own, drains its share at the same moment, and the round lasts as long
+    as the slowest."""
+    context = multiprocessing.get_context("fork")
+    sockets = group_sockets("127.0.0.1", 0, processes, "bench")
+    port = sockets[0].getsockname()[1]
+    pipes = [context.Pipe() for _ in range(processes)]
+    children = [
+        context.Process(target=_group_member, args=(sockets[i], i, processes, pipes[i][1]))
+        for i in range(processes)
+    ]
+    for child in children:
+        child.start()
+    datagrams = [encode("bench", rank, 1, 1, binary=True) for rank in range(BATCH * processes)]
+    spent: list[int] = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sender:
+        for _ in range(rounds):
+            for data in datagrams:
+                sender.sendto(data, ("127.0.0.1", port))
+            for parent, _ in pipes:
+                parent.send(BATCH)
+            spent.append(max(int(parent.recv()) for parent, _ in pipes))
+    for parent, _ in pipes:
+        parent.send(0)
+    for child in children:
+        child.join()
+    for each in sockets:
+        each.close()
+    return statistics.median(spent) / (BATCH * processes) / 1_000
+
+
+def _group_member(sock: socket.socket, index: int, processes: int, pipe: Connection) -> None:
+    member = Collector(
+        job="bench",
+        world_size=BATCH * processes,
+        timeout=10**12,
+        out=lambda line: None,
+        part=(index, processes),
+        sock=sock,
+    )
+    while share := pipe.recv():
+        began, goal = time.perf_counter_ns(), member.stats.received + share
+        while member.stats.received < goal:
+            member._read()
+        pipe.send(time.perf_counter_ns() - began)
 
 
 def parse_us(data: bytes) -> float:
@@ -125,6 +183,11 @@ def main() -> None:
     print(f"{'reader':<22} {'us/datagram':>12} {'x floor':>8} {'heartbeats/s':>13}")
     for name, us in per.items():
         print(f"{name:<22} {us:>12.2f} {us / floor:>7.2f}x {1e6 / us:>13,.0f}")
+    alone, pair = group_us(1, rounds), group_us(2, rounds)
+    print(
+        f"a group on one port, binary: 1 process {alone:.2f} us/datagram ({1e6 / alone:,.0f}/s),"
+        f" 2 processes {pair:.2f} ({1e6 / pair:,.0f}/s): {alone / pair:.2f}x"
+    )
     text_us, binary_us = (parse_us(data[7]) for data in (text, packed))
     print(
         f"of which parse(): {text_us:.2f} us a text datagram, {binary_us:.2f} us the same "

@@ -19,8 +19,9 @@ from solution import demo, duckdb_engine
 from solution.detector import Heartbeat, Stopped, detect
 from solution.lab import Job, causes, report
 from solution.lab import run as run_lab
-from solution.live.collector import Collector
+from solution.live.collector import Collector, summary
 from solution.live.demo import live
+from solution.live.group import run_group
 from solution.live.metrics import Metrics
 from solution.live.wire import encode
 from solution.logfile import InputError, format_time, name_of, parse_time, shown
@@ -162,6 +163,12 @@ def _parser() -> argparse.ArgumentParser:
     collect.add_argument(
         "--duration", type=_seconds, help="stop after this many seconds (default: at Ctrl-C)"
     )
+    collect.add_argument(
+        "--processes",
+        type=bounded(1, 64),
+        default=1,
+        help="collector processes on the one port, rank %% N each (binary heartbeats; Linux)",
+    )
 
     demo_live = commands.add_parser(
         "live",
@@ -187,6 +194,8 @@ def _seconds(text: str) -> int:
 
 
 def _collect(args: argparse.Namespace) -> int:
+    if args.processes > 1:
+        return _collect_group(args)
     metrics = _metrics(args.metrics_port)
     try:
         collector = Collector(
@@ -217,6 +226,32 @@ def _collect(args: argparse.Namespace) -> int:
             print(line)
         collector.close()
         metrics.close()
+    return 0
+
+
+def _collect_group(args: argparse.Namespace) -> int:
+    if args.metrics_port is not None:
+        raise InputError("--metrics-port serves one collector process, not --processes > 1")
+    settings = {
+        "job": args.job,
+        "world_size": args.world_size,
+        "timeout": args.timeout,
+        "stall_timeout": args.stall_timeout,
+        "guard_window": args.timeout,
+    }
+    seconds = args.duration / 1e9 if args.duration else None
+    try:
+        stats, drops = run_group(
+            settings, count=args.processes, host=args.host, port=args.port, seconds=seconds,
+            out=lambda line: print(line, flush=True),
+        )  # fmt: skip
+    except OSError as error:
+        raise InputError(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None
+    except KeyboardInterrupt:  # the children print their summaries' share; the parent ends
+        ending()
+        return 0
+    for line in summary(stats, drops):
+        print(line)
     return 0
 
 

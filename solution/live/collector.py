@@ -78,20 +78,31 @@ class Collector:
         clock: Callable[[], int] = time.monotonic_ns,
         out: Callable[[str], None] = print,
         metrics: Metrics | None = None,
+        part: tuple[int, int] = (0, 1),
+        sock: socket.socket | None = None,
     ) -> None:
-        """Times are ns of `clock`.  `stall_timeout` None: no hung reports."""
+        """Times are ns of `clock`.  `stall_timeout` None: no hung reports.
+
+        `part` (index, count): one of `count` collectors on one port (`solution.live.group`),
+        this one owning the ranks r with ``r % count == index``, read from `sock`, its own
+        socket of the port's group.  Its monitor, guard and reports are over its own ranks.
+        """
         self.job, self.world_size, self.timeout = job, world_size, timeout
+        self._index, self._parts = part
+        self._owned = owned = len(range(self._index, world_size, self._parts))
         self.stall_timeout = stall_timeout
         self.check_every = check_every or max(1, timeout // 20)
         self.guard_window, self.guard_fraction = guard_window, guard_fraction
         self._clock, self._out, self.metrics = clock, out, metrics or Metrics(None)
-        self.socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, BUFFER)
-        self.socket.bind((host, port))
+        if sock is None:
+            sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, BUFFER)
+            sock.bind((host, port))
+        self.socket = sock
         self.socket.setblocking(False)
         self._selector = selectors.DefaultSelector()
         self._selector.register(self.socket, selectors.EVENT_READ)
-        self.monitor = HeartbeatMonitor(world_size, timeout, clock=clock)
+        self.monitor = HeartbeatMonitor(owned, timeout, clock=clock)  # by local rank: r // count
         self.start = self.monitor.start
         self.stats = Stats()
         # rank -> (incarnation, highest progress, when it was first heard)
@@ -116,7 +127,7 @@ class Collector:
     @property
     def heard(self) -> set[int]:
         """The ranks heard from at least once."""
-        return set(self._progress)
+        return {self._global(rank) for rank in self._progress}
 
     @property
     def address(self) -> tuple[str, int]:
@@ -166,24 +177,7 @@ class Collector:
         self.socket.close()
 
     def summary(self) -> list[str]:
-        stats, drops = self.stats, self.drops()
-        rejected = ", ".join(f"{n:,} {reason}" for reason, n in sorted(stats.rejected.items()))
-        return [
-            f"{stats.received:,} datagrams read, {stats.accepted:,} heartbeats accepted"
-            + (f"; refused: {rejected}" if rejected else ""),
-            "dropped by the kernel, the collector too slow: "
-            + ("unknown on this system" if drops is None else f"{drops:,}"),
-            f"the longest a check ran late: {stats.worst_lag / 1e6:.1f} ms",
-            f"reports: {self._count('stopped')} stopped, {self._count('never heard')} never "
-            f"heard, {self._count('hung')} hung, {self._count('restarted')} restarted, "
-            f"{self._count('collector fault')} collector faults"
-            + (
-                f" (up to {stats.held_back:,} ranks silent at once held back as one fault, "
-                "not reported stopped)"
-                if stats.held_back
-                else ""
-            ),
-        ]
+        return summary(self.stats, self.drops())
 
     def _count(self, kind: str) -> int:
         return sum(e.kind == kind for e in self.stats.events)
@@ -201,6 +195,7 @@ class Collector:
         receive, buffer, view = self.socket.recv_into, self._buffer, self._view
         prefix, size, unpack = self._binary_prefix, self._binary_size, NUMBERS.unpack_from
         world, stats, progress, counted = self.world_size, self.stats, self._progress, self._counted
+        index, parts = self._index, self._parts
         beat, heartbeat = self.monitor.beat, self.metrics.heartbeat
         now = self._clock()
         for _ in range(BATCH):
@@ -227,6 +222,11 @@ class Collector:
                 if rank >= world:
                     self._refuse("rank outside the world")
                     continue
+            if parts > 1:  # rank r is this collector's local rank r // parts, if it owns it
+                rank, mine = divmod(rank, parts)
+                if mine != index:
+                    self._refuse("another collector's rank (send binary to a group)")
+                    continue
             seen = progress.get(rank)
             if seen is not None and life < seen[0]:
                 self._refuse("an earlier incarnation")  # a stray or late datagram: not news
@@ -239,7 +239,9 @@ class Collector:
                 progress[rank] = (life, steps, now)
             if seen is not None and life > seen[0]:
                 self._event("restarted", rank, now, life)
-                self._say(now, f"rank {rank} restarted: a new sender (incarnation {life})")
+                self._say(
+                    now, f"rank {self._global(rank)} restarted: a new sender (incarnation {life})"
+                )
 
     def _refuse_slowly(self, data: bytes) -> None:
         """Count a refused binary heartbeat of this job by the reason `parse` gives."""
@@ -265,7 +267,7 @@ class Collector:
         if self.guard_window is not None:
             verdict = guard_mass_silence(
                 report,
-                world_size=self.world_size,
+                world_size=self._owned,  # its own ranks
                 start=self.start,
                 window=self.guard_window,
                 fraction=self.guard_fraction,
@@ -291,16 +293,18 @@ class Collector:
                 self.metrics.stopped(stopped.silence / 1e9)
                 heard = "never heard" if stopped.last_heard is None else "silent"
                 self._say(
-                    now, f"rank {stopped.rank} stopped: {heard} for {stopped.silence / 1e9:.3f} s"
+                    now,
+                    f"rank {self._global(stopped.rank)} stopped: {heard} for "
+                    f"{stopped.silence / 1e9:.3f} s",
                 )
         for rank in sorted(self._stopped - silent):
             self._stopped.discard(rank)
             self._event("heard again", rank, now)
-            self._say(now, f"rank {rank} heard again")
+            self._say(now, f"rank {self._global(rank)} heard again")
         for rank in sorted(self._never - silent):
             self._never.discard(rank)
             self._event("heard", rank, now)
-            self._say(now, f"rank {rank} heard for the first time")
+            self._say(now, f"rank {self._global(rank)} heard for the first time")
         self.metrics.silent(len(self._stopped))
         if self.stall_timeout is not None:
             self._check_progress(now, silent)
@@ -313,7 +317,7 @@ class Collector:
             self._never.add(s.rank)
             self._event("never heard", s.rank, now, s.silence)
         if new:
-            ranks = _ranges([s.rank for s in new])
+            ranks = _ranges([self._global(s.rank) for s in new])
             self._say(now, f"never heard in {new[0].silence / 1e9:.3f} s: rank{ranks}")
 
     def _check_progress(self, now: int, silent: set[int]) -> None:
@@ -330,18 +334,46 @@ class Collector:
                 self._event("hung", rank, now, stalled)
                 self._say(
                     now,
-                    f"rank {rank} hung: beating, but stuck at {progress} for {stalled / 1e9:.3f} s",
+                    f"rank {self._global(rank)} hung: beating, but stuck at {progress} for "
+                    f"{stalled / 1e9:.3f} s",
                 )
         for rank in sorted(self._hung - set(stuck)):
             self._hung.discard(rank)
             self._event("progressing", rank, now)
-            self._say(now, f"rank {rank} progressing again")
+            self._say(now, f"rank {self._global(rank)} progressing again")
+
+    def _global(self, rank: int) -> int:
+        """The job's rank of this collector's local rank (the same, for a lone collector)."""
+        return rank * self._parts + self._index
 
     def _event(self, kind: str, rank: int | None, at: int, detail: int = 0) -> None:
-        self.stats.events.append(Event(kind, rank, at, detail))
+        shown = None if rank is None else self._global(rank)
+        self.stats.events.append(Event(kind, shown, at, detail))
 
     def _say(self, now: int, text: str) -> None:
         self._out(f"+{(now - self.start) / 1e9:8.3f} s  {text}")
+
+
+def summary(stats: Stats, drops: int | None) -> list[str]:
+    """What a collector (or a group's, merged) read, refused, and reported."""
+    rejected = ", ".join(f"{n:,} {reason}" for reason, n in sorted(stats.rejected.items()))
+    kinds = collections.Counter(event.kind for event in stats.events)
+    return [
+        f"{stats.received:,} datagrams read, {stats.accepted:,} heartbeats accepted"
+        + (f"; refused: {rejected}" if rejected else ""),
+        "dropped by the kernel, the collector too slow: "
+        + ("unknown on this system" if drops is None else f"{drops:,}"),
+        f"the longest a check ran late: {stats.worst_lag / 1e6:.1f} ms",
+        f"reports: {kinds['stopped']} stopped, {kinds['never heard']} never "
+        f"heard, {kinds['hung']} hung, {kinds['restarted']} restarted, "
+        f"{kinds['collector fault']} collector faults"
+        + (
+            f" (up to {stats.held_back:,} ranks silent at once held back as one fault, "
+            "not reported stopped)"
+            if stats.held_back
+            else ""
+        ),
+    ]
 
 
 def _ranges(ranks: list[int]) -> str:

@@ -27,9 +27,11 @@ from hypothesis import strategies as st
 
 from solution.live.collector import Collector
 from solution.live.demo import live
+from solution.live.group import group_sockets
 from solution.live.metrics import Metrics
 from solution.live.sender import Sender
 from solution.live.wire import Datagram, Malformed, encode, parse
+from tests.support.cli_runs import python_m
 from tests.support.exercises import ROOT
 
 pytestmark = pytest.mark.reference
@@ -501,3 +503,63 @@ def test_a_heartbeat_typed_with_echo_is_accepted() -> None:
         assert (collector.stats.accepted, collector.heard) == (1, {0})
     finally:
         collector.close()
+
+
+def test_a_group_on_one_port_hands_each_rank_to_one_collector() -> None:
+    """SO_REUSEPORT with the steering program, on the real kernel: rank r reaches collector
+    r % 2 whatever socket it is sent from; a text heartbeat, which cannot be steered, goes
+    to collector 0 and is refused by name if it is not its rank."""
+    sockets = group_sockets("127.0.0.1", 0, 2, "test")
+    collectors = [
+        Collector(job="test", world_size=10, timeout=10**12, part=(i, 2), sock=sockets[i])
+        for i in range(2)
+    ]
+    port = sockets[0].getsockname()[1]
+    for rank in range(10):
+        _send(("127.0.0.1", port), encode("test", rank, 0, 0, binary=True))  # a new port each
+    _send(("127.0.0.1", port), encode("test", 3, 0, 0))
+    deadline = time.monotonic() + 2
+    while sum(c.stats.received for c in collectors) < 11 and time.monotonic() < deadline:
+        for each in collectors:
+            each.poll(0.01, check=False)
+    try:
+        assert [sorted(c.heard) for c in collectors] == [[0, 2, 4, 6, 8], [1, 3, 5, 7, 9]]
+        assert collectors[0].stats.rejected == {
+            "another collector's rank (send binary to a group)": 1
+        }
+    finally:
+        for each in collectors:
+            each.close()
+
+
+def test_collect_with_two_processes_reports_the_rank_that_stopped_once() -> None:
+    """`collect --processes 2` as a user runs it: six binary senders, rank 3 stops; the
+    collector that owns it reports it, and the summary adds up both collectors' counts."""
+    command = [sys.executable, "-m", "solution", "collect", "--job", "test", "--world-size", "6"]
+    command += ["--timeout", "0.4", "--processes", "2", "--port", "0", "--duration", "2"]
+    collect = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    assert collect.stdout is not None
+    first = collect.stdout.readline()
+    port = int(first.split(":")[1].split()[0])
+    sent, began = 0, time.monotonic()
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sender:
+        while time.monotonic() - began < 1.6:
+            for rank in range(6):
+                if rank != 3 or time.monotonic() - began < 0.4:
+                    sender.sendto(encode("test", rank, 0, 0, binary=True), ("127.0.0.1", port))
+                    sent += 1
+            time.sleep(0.05)  # a sender's interval: real time, on a real socket
+    rest, _ = collect.communicate(timeout=30)
+    assert collect.returncode == 0, rest
+    stopped = [line for line in rest.splitlines() if "stopped:" in line]
+    assert len(stopped) == 1, rest
+    assert "rank 3 stopped" in stopped[0], rest
+    assert f"{sent:,} datagrams read, {sent:,} heartbeats accepted" in rest, rest
+
+
+def test_a_group_refuses_a_metrics_port_in_one_line() -> None:
+    command = ["collect", "--job", "j", "--world-size", "4", "--timeout", "1", "--processes", "2"]
+    done = python_m("solution", *command, "--metrics-port", "0", "--duration", "0.1")
+    assert (done.returncode, done.stdout) == (2, "")
+    says = "--metrics-port serves one collector process, not --processes > 1"
+    assert done.stderr == f"python -m solution: error: {says}\n"
