@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
 from random import Random
 
 import pytest
@@ -10,8 +17,11 @@ from prometheus_client.parser import text_string_to_metric_families
 from tests.service.conftest import Clock
 from tests.service.test_store import MakeStore, batch
 from tests.support.cli_runs import python_m
+from tests.support.exercises import ROOT
+from variants.jobs.backends import open_store
 from variants.jobs.metrics import exposition
 from variants.jobs.model import Failed
+from variants.jobs.store import Settings
 
 pytestmark = pytest.mark.reference
 
@@ -58,3 +68,29 @@ def test_the_demo_ends_every_request_and_prices_the_run() -> None:
     assert any(line.strip().startswith("killed w0 (SIGKILL)") for line in lines), done.stdout
     assert '"processing": 0' in lines[-4], done.stdout
     assert "per 1,000 succeeded" in lines[-1]
+
+
+def test_a_worker_serves_the_series_over_http(tmp_path: Path) -> None:
+    """`worker --metrics-port`: a real process, scraped as Prometheus would, then stopped."""
+    store = f"sqlite:{tmp_path / 'jobs.db'}"
+    with open_store(store, Settings()) as opened:
+        opened.submit("b", batch(3))
+    with socket.socket() as probe:  # a free port, asked of the kernel
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "variants", "jobs", "worker", "--store", store]
+    command += ["--metrics-port", str(port), "--time-scale", "0", "--poll-ms", "20"]
+    worker = subprocess.Popen(command, cwd=ROOT)
+    try:
+        deadline, text = time.monotonic() + 30, ""
+        while "jobs_queue_depth 0.0" not in text:  # served, and the batch done
+            assert time.monotonic() < deadline, text
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=1) as page:
+                    text = page.read().decode()
+            except OSError:
+                time.sleep(0.05)  # the server is not up yet: a real process starting
+        assert series(text)["jobs_leases_expired_total"] == 0
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(timeout=10) == 0

@@ -173,7 +173,7 @@ def _worker(args: argparse.Namespace) -> int:
     if args.metrics_port is not None:
         from variants.jobs.metrics import serve  # the optional prometheus_client extra
 
-        serve(opened(), args.metrics_port)
+        serve(lambda: open_store(args.store, store_settings), args.metrics_port)
     return work(opened, model, config, stop)
 
 

@@ -7,7 +7,7 @@ so any process can serve them and a killed worker takes none with it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from prometheus_client import CollectorRegistry, generate_latest, start_http_server
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
@@ -19,12 +19,16 @@ PRICE_PER_GPU_HOUR = 2.0  # dollars, an on-demand GPU's order of magnitude
 
 
 class StoreCollector(Collector):
-    def __init__(self, store: Store, price_per_gpu_hour: float = PRICE_PER_GPU_HOUR) -> None:
-        self.store = store
+    """The series of `snapshot()`, a store's reading, taken at each scrape."""
+
+    def __init__(
+        self, snapshot: Callable[[], dict[str, int]], price_per_gpu_hour: float = PRICE_PER_GPU_HOUR
+    ) -> None:
+        self.snapshot = snapshot
         self.price = price_per_gpu_hour
 
     def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
-        snapshot = self.store.snapshot()
+        snapshot = self.snapshot()
         yield GaugeMetricFamily("jobs_queue_depth", "Requests queued", value=snapshot["queued"])
         yield GaugeMetricFamily("jobs_leased", "Requests leased", value=snapshot["leased"])
         yield GaugeMetricFamily(
@@ -52,12 +56,18 @@ class StoreCollector(Collector):
 
 def exposition(store: Store) -> str:
     registry = CollectorRegistry()
-    registry.register(StoreCollector(store))
+    registry.register(StoreCollector(store.snapshot))
     return generate_latest(registry).decode()
 
 
-def serve(store: Store, port: int) -> None:
-    """Serve the series on `port` from a thread of prometheus_client's."""
+def serve(open_store: Callable[[], Store], port: int) -> None:
+    """Serve the series on `port` from prometheus_client's threads, each scrape on a
+    connection of its own (a SQLite connection belongs to the thread that made it)."""
+
+    def snapshot() -> dict[str, int]:
+        with open_store() as store:
+            return store.snapshot()
+
     registry = CollectorRegistry()
-    registry.register(StoreCollector(store))
+    registry.register(StoreCollector(snapshot))
     start_http_server(port, registry=registry)
