@@ -23,7 +23,7 @@ from typing import Any
 from solution.unix import bounded
 from variants.jobs.backends import open_store
 from variants.jobs.intake import read_requests
-from variants.jobs.metrics import PRICE_PER_GPU_HOUR
+from variants.jobs.model import PRICE_PER_GPU_HOUR
 from variants.jobs.store import Settings, Store
 
 LEASE_MS = 2_000  # short, so the killed worker's requests come back within the demo

@@ -13,9 +13,8 @@ from prometheus_client import CollectorRegistry, generate_latest, start_http_ser
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from variants.jobs.model import PRICE_PER_GPU_HOUR
 from variants.jobs.store import Store
-
-PRICE_PER_GPU_HOUR = 2.0  # dollars, an on-demand GPU's order of magnitude
 
 
 class StoreCollector(Collector):

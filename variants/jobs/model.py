@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+PRICE_PER_GPU_HOUR = 2.0  # dollars, an on-demand GPU's order of magnitude: what the cost is in
+
 
 class Work(NamedTuple):
     custom_id: str
