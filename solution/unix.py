@@ -22,6 +22,7 @@ naming it and pointing to ``--help``, not the whole usage first.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import signal
@@ -76,6 +77,17 @@ def bounded(low: int, high: int | None = None) -> Callable[[str], int]:
 
     parse.__name__ = "integer"  # argparse names the type in its message
     return parse
+
+
+def scale(text: str) -> float:
+    """A flag's scale factor: a finite decimal number >= 0 (no nan, no inf, no minus)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a number") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {shown(text)}")
+    return value
 
 
 def run(

@@ -297,3 +297,68 @@ def test_an_expiry_draws_each_delay_in_claim_order(make_store: MakeStore, clock:
     }
     ready = dict(store.sql("SELECT custom_id, ready_at FROM requests").fetchall())
     assert ready == expected
+
+
+@pytest.mark.parametrize(("close", "ended"), [("cancel", "canceled"), ("window", "expired")])
+def test_a_spot_notice_never_sends_a_closed_batchs_requests_back(
+    make_store: MakeStore, clock: Clock, close: str, ended: str
+) -> None:
+    """Released after its batch was canceled, or passed its window: the requests end, as
+    the ones waiting did, and are never claimed again."""
+    store = make_store(window_ms=1_000)
+    store.submit("b", batch(3))
+    lease = store.claim("w", limit=3, rng=Random(0))
+    assert lease is not None
+    if close == "cancel":
+        store.cancel("b")
+    else:
+        clock.now += 1_001
+        store.expire(rng=Random(0))
+    store.release(lease.id)
+    assert store.claim("w", limit=3, rng=Random(0)) is None
+    assert states(store) == dict.fromkeys(["r0", "r1", "r2"], ended)
+    assert {line["attempts"] for line in store.results("b")} == {0}
+
+
+def test_the_window_closes_on_time_with_no_worker_running(
+    make_store: MakeStore, clock: Clock
+) -> None:
+    store = make_store(window_ms=1_000)
+    store.submit("b", batch(2))
+    clock.now += 1_001
+    status = store.status("b")
+    assert (status.processing_status, status.counts["expired"]) == ("ended", 2)
+
+
+def test_the_same_batch_sent_at_once_by_many_clients_is_one_batch(store_url: str) -> None:
+    """Four clients that each lost the answer send again, all at the same moment."""
+    answers: list[object] = []
+
+    def send() -> None:
+        with open_store(store_url, Settings()) as store:
+            try:
+                answers.append(store.submit("b", batch(50)).counts["processing"])
+            except Exception as error:  # the failure this test is about: reported, not raised
+                answers.append(repr(error))
+
+    threads = [threading.Thread(target=send) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == [50] * 4
+
+
+def test_a_worker_restarted_under_its_name_is_not_charged_for_its_downtime(
+    make_store: MakeStore, clock: Clock
+) -> None:
+    store = make_store()
+    store.record_work("gpu-0", busy_ms=0, done=0, starting=True)
+    clock.now += 100
+    store.record_work("gpu-0", busy_ms=50, done=1)
+    clock.now += 10_000  # down
+    store.record_work("gpu-0", busy_ms=0, done=0, starting=True)
+    clock.now += 100
+    store.record_work("gpu-0", busy_ms=50, done=1)
+    snapshot = store.snapshot()
+    assert (snapshot["alive_ms"], snapshot["busy_ms"], snapshot["done"]) == (200, 100, 2)

@@ -18,10 +18,10 @@ from random import Random
 from typing import Any
 
 from solution.logfile import InputError
-from solution.unix import bounded
+from solution.unix import bounded, scale
 from variants.jobs import demo
 from variants.jobs.backends import open_store
-from variants.jobs.intake import read_requests
+from variants.jobs.intake import check_batch_id, read_file
 from variants.jobs.model import Model
 from variants.jobs.store import Settings, Status, Store
 from variants.jobs.worker import WorkerConfig, stop_on_sigterm, work
@@ -50,28 +50,32 @@ def add_parser(commands: Any) -> None:
         ("metrics", _metrics, "the store's series in Prometheus's text format"),
     ):
         verb = verbs.add_parser(name, help=text, description=text)
-        _store_flags(verb)
+        verb.add_argument("--store", required=True, help="sqlite:PATH or postgresql://...")
         if name != "metrics":
             verb.add_argument("batch_id")
         if name == "submit":
             verb.add_argument("file", help="JSON Lines: {custom_id, params} a line")
+            verb.add_argument(
+                "--window-ms", type=MS, default=86_400_000, help="its expiry window (24 h)"
+            )
         verb.set_defaults(run=run)
     worker = verbs.add_parser("worker", help="run a worker process against a store")
-    _store_flags(worker)
+    worker.add_argument("--store", required=True, help="sqlite:PATH or postgresql://...")
+    _lease_flags(worker)
     _worker_flags(worker)
     worker.set_defaults(run=_worker)
     demo.add_parser(verbs)
 
 
-def _store_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--store", required=True, help="sqlite:PATH or postgresql://...")
-    parser.add_argument("--lease-ms", type=bounded(1), default=30_000, help="lease (30000)")
-    parser.add_argument("--max-attempts", type=bounded(1), default=3, help="attempts (3)")
-    parser.add_argument("--base-ms", type=bounded(1), default=1_000, help="backoff base (1000)")
-    parser.add_argument("--cap-ms", type=bounded(1), default=60_000, help="backoff cap (60000)")
-    parser.add_argument(
-        "--window-ms", type=bounded(1), default=86_400_000, help="a batch's expiry window (24 h)"
-    )
+MS = bounded(1, 10**12)  # milliseconds: up to 31 years, far inside a BIGINT with a clock added
+
+
+def _lease_flags(parser: argparse.ArgumentParser) -> None:
+    """The queue's rules, a worker's to apply: its claims, expiries and retries."""
+    parser.add_argument("--lease-ms", type=MS, default=30_000, help="lease (30000)")
+    parser.add_argument("--max-attempts", type=bounded(1, 1_000), default=3, help="attempts (3)")
+    parser.add_argument("--base-ms", type=MS, default=1_000, help="backoff base (1000)")
+    parser.add_argument("--cap-ms", type=MS, default=60_000, help="backoff cap (60000)")
 
 
 def _worker_flags(parser: argparse.ArgumentParser) -> None:
@@ -79,9 +83,9 @@ def _worker_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=bounded(1), default=64, help="requests a claim takes")
     parser.add_argument("--batch-size", type=bounded(1), default=16, help="a GPU batch, at most")
     parser.add_argument("--token-budget", type=bounded(1), default=16_384, help="padded tokens")
-    parser.add_argument("--failure-rate", type=Fraction, default=Fraction(0), help="per request")
+    parser.add_argument("--failure-rate", type=_rate, default=Fraction(0), help="per request")
     parser.add_argument("--seed", type=bounded(0), default=0, help="the model's seed (0)")
-    parser.add_argument("--time-scale", type=float, default=1.0, help="model time x this")
+    parser.add_argument("--time-scale", type=scale, default=1.0, help="model time x this")
     parser.add_argument("--until-idle", action="store_true", help="exit when nothing is left")
     parser.add_argument("--poll-ms", type=bounded(1), default=200, help="idle wait (200)")
     parser.add_argument("--run-log", help="append a JSON line per request run")
@@ -93,9 +97,16 @@ def _worker_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def settings(args: argparse.Namespace) -> Settings:
-    if args.cap_ms < args.base_ms:
-        raise InputError(f"--cap-ms {args.cap_ms} is below --base-ms {args.base_ms}")
-    return Settings(args.lease_ms, args.max_attempts, args.base_ms, args.cap_ms, args.window_ms)
+    """The flags given, the rest the defaults (a verb has only the flags it uses)."""
+    given = {
+        name: getattr(args, name)
+        for name in ("lease_ms", "max_attempts", "base_ms", "cap_ms", "window_ms")
+        if hasattr(args, name)
+    }
+    chosen = Settings(**given)
+    if chosen.cap_ms < chosen.base_ms:
+        raise InputError(f"--cap-ms {chosen.cap_ms} is below --base-ms {chosen.base_ms}")
+    return chosen
 
 
 def _open(args: argparse.Namespace, *, create: bool = False) -> Store:
@@ -107,11 +118,8 @@ def _print_status(status: Status) -> None:
 
 
 def _submit(args: argparse.Namespace) -> int:
-    try:
-        with open(args.file, encoding="utf-8") as lines:
-            requests = read_requests(lines, source=args.file)
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"{args.file}: cannot read ({error})") from None
+    check_batch_id(args.batch_id)
+    requests = read_file(args.file)  # all of it checked before a store is opened
     with _open(args, create=True) as store:
         _print_status(store.submit(args.batch_id, requests))
     return 0
@@ -144,9 +152,17 @@ def _metrics(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rate(text: str) -> Fraction:
+    try:
+        rate = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a fraction (0.01, 1/100)") from None
+    if not 0 <= rate <= 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text!r}")
+    return rate
+
+
 def _worker(args: argparse.Namespace) -> int:
-    if args.failure_rate < 0 or args.failure_rate > 1:
-        raise InputError(f"--failure-rate must be between 0 and 1, got {args.failure_rate}")
     crashes = _crash_points(args.crash_at)
     config = WorkerConfig(
         name=args.name,
@@ -173,7 +189,12 @@ def _worker(args: argparse.Namespace) -> int:
     if args.metrics_port is not None:
         from variants.jobs.metrics import serve  # the optional prometheus_client extra
 
-        serve(lambda: open_store(args.store, store_settings), args.metrics_port)
+        try:
+            serve(lambda: open_store(args.store, store_settings), args.metrics_port)
+        except OSError as error:
+            raise InputError(
+                f"cannot serve metrics on port {args.metrics_port}: {error.strerror}"
+            ) from None
     return work(opened, model, config, stop)
 
 

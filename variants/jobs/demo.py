@@ -20,7 +20,7 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from solution.unix import bounded
+from solution.unix import bounded, scale
 from variants.jobs.backends import open_store
 from variants.jobs.intake import read_requests
 from variants.jobs.model import PRICE_PER_GPU_HOUR
@@ -34,7 +34,7 @@ def add_parser(verbs: Any) -> None:
     demo.add_argument("--requests", type=bounded(1), default=10_000, help="how many (10000)")
     demo.add_argument("--workers", type=bounded(1, 64), default=4, help="worker processes (4)")
     demo.add_argument("--store", help="sqlite:PATH or postgresql://... (a new SQLite file)")
-    demo.add_argument("--time-scale", type=float, default=0.25, help="model time x this (0.25)")
+    demo.add_argument("--time-scale", type=scale, default=0.25, help="model time x this (0.25)")
     demo.add_argument("--seed", type=bounded(0), default=1, help="the workload's seed (1)")
     demo.add_argument("--no-kill", action="store_true", help="kill no worker")
     demo.set_defaults(run=run)
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"submitted {len(requests):,} requests ({poisoned} poisoned) to {url}")
         started = time.monotonic()
         workers = [_start(url, f"w{n}", args) for n in range(args.workers)]
-        killed = _watch(store, workers, args, started)
+        killed = _watch(store, url, workers, args, started)
         for worker in workers:
             worker.wait()
         _report(store, time.monotonic() - started, killed, args.time_scale)
@@ -78,7 +78,11 @@ def _start(url: str, name: str, args: argparse.Namespace) -> subprocess.Popen[by
 
 
 def _watch(
-    store: Store, workers: list[subprocess.Popen[bytes]], args: argparse.Namespace, started: float
+    store: Store,
+    url: str,
+    workers: list[subprocess.Popen[bytes]],
+    args: argparse.Namespace,
+    started: float,
 ) -> str | None:
     killed = None
     while any(worker.poll() is None for worker in workers):
@@ -112,8 +116,9 @@ def _report(store: Store, seconds: float, killed: str | None, scale: float) -> N
         hours = snapshot["alive_ms"] / scale / 3_600_000  # at the model's full speed
         busy = snapshot["busy_ms"] / snapshot["alive_ms"] if snapshot["alive_ms"] else 0.0
         dollars = hours * PRICE_PER_GPU_HOUR
+        each = dollars / status.counts["succeeded"] * 1000 if status.counts["succeeded"] else 0.0
         print(
             f"GPU time {hours:.3f} GPU-hours at full speed, {busy:.0%} busy;"
             f" ${dollars:.2f} at ${PRICE_PER_GPU_HOUR:.2f}/GPU-hour,"
-            f" ${dollars / status.counts['succeeded'] * 1000:.3f} per 1,000 succeeded"
+            f" ${each:.3f} per 1,000 succeeded"
         )

@@ -30,6 +30,25 @@ class Submitted:
     tokens: int
 
 
+TOKENS_LIMIT = 2**31 - 1  # a request's tokens fit a 32-bit column, in either store
+
+
+def read_file(path: str) -> list[Submitted]:
+    """The requests of the JSON Lines file at `path` (UTF-8, a byte-order mark allowed)."""
+    try:
+        with open(path, "rb") as file:
+            data = file.read()
+    except OSError as error:
+        raise InputError(f"{path}: cannot read ({error.strerror})") from None
+    lines = []
+    for number, raw in enumerate(data.removeprefix(b"\xef\xbb\xbf").splitlines(), start=1):
+        try:
+            lines.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as error:
+            raise InputError(f"{path}:{number}: not UTF-8 (byte {error.start + 1})") from None
+    return read_requests(lines, source=path)
+
+
 def read_requests(lines: Iterable[str], *, source: str) -> list[Submitted]:
     """Every request of `lines`, in order; InputError naming `source` and the line otherwise."""
     requests: list[Submitted] = []
@@ -65,9 +84,11 @@ def digest(requests: list[Submitted]) -> str:
 
 def _parse(line: str, where: str) -> Submitted:
     try:
-        value = json.loads(line)
+        value = json.loads(line, parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as error:
         raise InputError(f"{where}: not JSON ({error.msg} at column {error.colno})") from None
+    except ValueError as error:  # NaN, Infinity, a key twice: JSON's parsers disagree on them
+        raise InputError(f"{where}: not JSON ({error})") from None
     if not isinstance(value, dict) or set(value) != {"custom_id", "params"}:
         raise InputError(f"{where}: expected an object with exactly custom_id and params")
     custom_id, params = value["custom_id"], value["params"]
@@ -81,9 +102,24 @@ def _parse(line: str, where: str) -> Submitted:
 def _tokens(params: dict[str, Any], where: str) -> int:
     tokens, prompt = params.get("tokens"), params.get("prompt")
     if tokens is not None:
-        if type(tokens) is not int or tokens < 1:
-            raise InputError(f"{where}: params.tokens must be an integer >= 1, got {tokens!r}")
+        if type(tokens) is not int or not 1 <= tokens <= TOKENS_LIMIT:
+            raise InputError(
+                f"{where}: params.tokens must be an integer from 1 to {TOKENS_LIMIT:,},"
+                f" got {tokens!r}"
+            )
         return tokens
     if isinstance(prompt, str):
         return max(1, len(prompt.split()))
     raise InputError(f"{where}: params needs a prompt (a string) or tokens (an integer >= 1)")
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) != len(keys):
+        twice = next(key for key in keys if keys.count(key) > 1)
+        raise ValueError(f"the key {twice!r} twice in one object")
+    return dict(pairs)

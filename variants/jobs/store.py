@@ -108,6 +108,7 @@ class Store:
         # Called inside a claim's and a finish's transaction, before the commit: the
         # crash tests kill a worker there (as etcd's failpoints); nothing otherwise.
         self.failpoint: Callable[[str], None] = lambda where: None
+        self._counts: dict[str, int] = {}  # this transaction's, written at its end
 
     # -- what a backend provides ------------------------------------------------
     def sql(self, statement: str, params: Sequence[Any] = ()) -> Cursor:
@@ -139,19 +140,25 @@ class Store:
         content = digest(requests)
         with self.transaction():
             now = self.now()
-            row = self.sql("SELECT digest FROM batches WHERE id = ?", [batch_id]).fetchone()
-            if row is not None and row[0] != content:
-                raise InputError(f"batch {batch_id!r} exists with other content")
-            if row is None:
-                self.sql(
-                    "INSERT INTO batches (id, digest, size, created_at, expires_at)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    [batch_id, content, len(requests), now, now + self.settings.window_ms],
-                )
+            # Two clients sending the same batch at once: the second waits for the first's
+            # insert, then finds the batch there (ON CONFLICT), and is answered with it.
+            inserted = self.sql(
+                "INSERT INTO batches (id, digest, size, created_at, expires_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                [batch_id, content, len(requests), now, now + self.settings.window_ms],
+            ).rowcount
+            if inserted:
                 self._insert(batch_id, requests, now)
+            elif (
+                self.sql("SELECT digest FROM batches WHERE id = ?", [batch_id]).fetchone()[0]
+                != content
+            ):
+                raise InputError(f"batch {batch_id!r} exists with other content")
         return self.status(batch_id)
 
     def status(self, batch_id: str) -> Status:
+        """The batch's processing status and counts (its expiry window applied first)."""
+        self._sweep()
         row = self._batch(batch_id)
         counts = dict.fromkeys(("processing", *ENDED), 0)
         rows = self.sql(
@@ -166,6 +173,7 @@ class Store:
 
     def results(self, batch_id: str) -> Iterator[dict[str, Any]]:
         """Each ended request of the batch, in submission order."""
+        self._sweep()
         self._batch(batch_id)
         rows = self.sql(
             "SELECT r.custom_id, r.state, r.attempts, r.error, o.output FROM requests r"
@@ -187,6 +195,7 @@ class Store:
         self._batch(batch_id)
         with self.transaction():
             now = self.now()
+            self._expire_batches(now)  # an expired request stays expired
             self.sql(
                 "UPDATE batches SET canceled_at = ? WHERE id = ? AND canceled_at IS NULL",
                 [now, batch_id],
@@ -203,7 +212,9 @@ class Store:
         """Expire what is due, then lease up to `limit` requests, ready the longest first."""
         with self.transaction():
             now = self.now()
+            self._counts.clear()
             self._expire(now, rng)
+            self._flush_counts()
             lease_id = self.sql(
                 "INSERT INTO leases (worker, claimed_at, deadline, state) VALUES (?, ?, ?, 'live')"
                 " RETURNING id",
@@ -248,6 +259,7 @@ class Store:
         """
         with self.transaction():
             now = self.now()
+            self._counts.clear()
             self._live(lease_id, now)
             outputs = []
             for request_id, outcome in outcomes:  # failures in order: each may draw a delay
@@ -259,8 +271,9 @@ class Store:
             if outputs:  # the successes in two statements, however many: a batch's round trips
                 self._succeeded(lease_id, outputs, now)
             self._maybe_over(lease_id)
+            self._flush_counts()
             if worker is not None:
-                self._record(worker, now, busy_ms, len(outcomes))
+                self._record(worker, now, busy_ms, len(outputs))
             self.failpoint("commit")
 
     def release(self, lease_id: int) -> None:
@@ -268,6 +281,16 @@ class Store:
         with self.transaction():
             now = self.now()
             self._live(lease_id, now)
+            for state, closed, extra in (
+                ("canceled", "canceled_at IS NOT NULL", []),
+                ("expired", "expires_at < ?", [now]),
+            ):  # a batch canceled or past its window takes its requests back: they never run
+                self.sql(
+                    "UPDATE requests SET state = ?, ended_at = ?, attempts = attempts - 1,"
+                    " lease_id = NULL WHERE lease_id = ? AND state = 'leased' AND batch_id IN"
+                    f" (SELECT id FROM batches WHERE {closed})",
+                    [state, now, lease_id, *extra],
+                )
             self.sql(
                 "UPDATE requests SET state = 'queued', ready_at = ?, attempts = attempts - 1,"
                 " lease_id = NULL WHERE lease_id = ? AND state = 'leased'",
@@ -278,12 +301,24 @@ class Store:
     def expire(self, *, rng: Random) -> list[int]:
         """End every expired lease; each request it held is a failed attempt."""
         with self.transaction():
-            return self._expire(self.now(), rng)
+            self._counts.clear()
+            returned = self._expire(self.now(), rng)
+            self._flush_counts()
+            return returned
 
-    def record_work(self, worker: str, *, busy_ms: int, done: int) -> None:
-        """Add to a worker's GPU-busy time and requests done (for the cost and the metrics)."""
+    def record_work(self, worker: str, *, busy_ms: int, done: int, starting: bool = False) -> None:
+        """Add to a worker's GPU-busy time and requests succeeded, and mark it seen now (for the
+        cost and the metrics); `starting`: a worker (re)started under this name, its time
+        alive counted from now, not from its last life's start."""
         with self.transaction():
-            self._record(worker, self.now(), busy_ms, done)
+            now = self.now()
+            if starting:
+                self.sql(
+                    "UPDATE workers SET alive_ms = alive_ms + seen_at - started_at,"
+                    " started_at = ?, seen_at = ? WHERE name = ?",
+                    [now, now, worker],
+                )
+            self._record(worker, now, busy_ms, done)
 
     def _record(self, worker: str, now: int, busy_ms: int, done: int) -> None:
         self.sql(
@@ -300,8 +335,9 @@ class Store:
         return queued is not None or leased is not None
 
     def snapshot(self) -> dict[str, int]:
-        """What the metrics show: depths, the oldest wait, the counters, the workers' time."""
-        with self.transaction():  # one consistent reading
+        """What the metrics show: depths, the oldest wait, the counters, the workers' time
+        (read in one transaction; on PostgreSQL each statement sees its own moment)."""
+        with self.transaction():
             now = self.now()
             depth = dict(
                 self.sql(
@@ -313,8 +349,8 @@ class Store:
                 "SELECT min(ready_at) FROM requests WHERE state = 'queued' AND ready_at <= ?", [now]
             ).fetchone()[0]
             time = self.sql(
-                "SELECT coalesce(sum(seen_at - started_at), 0), coalesce(sum(busy_ms), 0),"
-                " coalesce(sum(done), 0) FROM workers"
+                "SELECT coalesce(sum(alive_ms + seen_at - started_at), 0),"
+                " coalesce(sum(busy_ms), 0), coalesce(sum(done), 0) FROM workers"
             ).fetchone()
             return self.counters() | {
                 "queued": depth.get("queued", 0),
@@ -428,11 +464,22 @@ class Store:
         )
 
     def _count(self, name: str, value: int) -> None:
-        self.sql(
-            "INSERT INTO counters (name, value) VALUES (?, ?)"
-            " ON CONFLICT (name) DO UPDATE SET value = counters.value + excluded.value",
-            [name, value],
-        )
+        self._counts[name] = self._counts.get(name, 0) + value
+
+    def _flush_counts(self) -> None:
+        # One row per counter, locked in name order by every transaction: two finishes
+        # beside each other can wait for one another, never deadlock.
+        for name in sorted(self._counts):
+            self.sql(
+                "INSERT INTO counters (name, value) VALUES (?, ?)"
+                " ON CONFLICT (name) DO UPDATE SET value = counters.value + excluded.value",
+                [name, self._counts[name]],
+            )
+        self._counts.clear()
+
+    def _sweep(self) -> None:
+        with self.transaction():
+            self._expire_batches(self.now())
 
     def _batch(self, batch_id: str) -> Any:
         row = self.sql(

@@ -110,11 +110,12 @@ def work(
     log = (
         os.open(config.run_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT) if config.run_log else None
     )
-    store.record_work(config.name, busy_ms=0, done=0)
+    store.record_work(config.name, busy_ms=0, done=0, starting=True)
     try:
         while not stop.is_set():
             lease = store.claim(config.name, limit=config.limit, rng=rng)
             if lease is None:
+                store.record_work(config.name, busy_ms=0, done=0)  # idle, and alive
                 if config.until_idle and not store.pending():
                     break
                 stop.wait(config.poll_ms / 1000)
