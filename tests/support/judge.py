@@ -49,6 +49,12 @@ from tests.support.outcomes import (
 )
 
 CHUNK = 256  # questions sent in one message: fewer round trips, little waste on a failure
+# The time limits count the judged process's CPU time, which a busy machine does not use
+# up: the same module gets the same verdict beside other work.  A call that waits without
+# computing (a sleep, input()) is stopped on the clock, at this many times its limit.
+WAITING = 3
+POLL = 0.05  # seconds between looks at the judged process's CPU time, while it computes
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 DRAIN_SECONDS = 1.0  # for the replies to a chunk's unwanted questions, before a restart instead
 KEPT = 2_048  # bytes of output kept from the start and from the end
 
@@ -57,7 +63,7 @@ KEPT = 2_048  # bytes of output kept from the start and from the end
 class Limits:
     """What the judged module may spend; `per_call` sets the time limits."""
 
-    per_call: float = 10.0  # seconds for one question
+    per_call: float = 10.0  # seconds of the judged process's CPU time for one question
     hangs: int = 5  # calls stopped at the time limit, after which nothing more is asked
     memory: int = 2 * 2**30  # bytes of address space for the judged process
 
@@ -169,15 +175,29 @@ class _Child:
         except BrokenPipeError:
             raise _ChildDiedError(self.process.wait()) from None
 
-    def reply(self, deadline: float, *outputs: Kept) -> bytes:
-        """The next reply's pickle, reading the module's output into `outputs` meanwhile."""
+    def reply(self, seconds: float, *outputs: Kept, on_the_clock: bool = False) -> bytes:
+        """The next reply's pickle, reading the module's output into `outputs` meanwhile.
+
+        Out of time when the process has used `seconds` of CPU time since the call began,
+        or waited WAITING times as long on the clock (`on_the_clock`: `seconds` on it).
+        """
+        cpu_began = None if on_the_clock else self.cpu_seconds()
+        began = looked = time.monotonic()
+        deadline = began + seconds * (1 if cpu_began is None else WAITING)
         while True:
             message = self._complete()
             if message is not None:
                 return message
-            left = deadline - time.monotonic()
-            if left <= 0:
+            now = time.monotonic()
+            if now >= deadline:
                 raise _OutOfTimeError
+            left = deadline - now
+            if cpu_began is not None:
+                if now - looked >= POLL:  # a look costs a read of /proc: not on every wake
+                    looked, used = now, self.cpu_seconds()
+                    if used is not None and used - cpu_began >= seconds:
+                        raise _OutOfTimeError
+                left = min(left, POLL)
             for key, _ in self.selector.select(left):
                 data = self._read(key.fd)
                 if key.fd == self.output and data:
@@ -189,6 +209,16 @@ class _Child:
                 else:
                     self.drain(*outputs)
                     raise _ChildDiedError(self._status())
+
+    def cpu_seconds(self) -> float | None:
+        """The judged process's CPU time so far (user and system), or None where the system
+        does not say (no /proc): then the limits are on the clock."""
+        try:
+            with open(f"/proc/{self.process.pid}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            return None
+        return (int(fields[11]) + int(fields[12])) / TICKS
 
     def drain(self, *outputs: Kept) -> None:
         """Whatever the module wrote before its last reply: it is in the pipe already.
@@ -263,8 +293,8 @@ class Judge:
             reply = self._start(self.limits.per_call, output)
         except _OutOfTimeError:
             raise LoadError(
-                f"{self.source} did not finish importing within {self.limits.per_call:g} s "
-                f"(a loop at import, or input() waiting?){_excerpt(output)}"
+                f"{self.source} did not finish importing within {self.limits.per_call:g} s of CPU "
+                f"time (a loop at import, or input() waiting?){_excerpt(output)}"
             ) from None
         except _ChildDiedError as died:
             raise LoadError(
@@ -294,7 +324,7 @@ class Judge:
             return
         try:
             self.child.send(pickle.dumps(("check",)))
-            reply = _plain(self.child.reply(time.monotonic() + self.limits.per_call))
+            reply = _plain(self.child.reply(self.limits.per_call))
         except (_OutOfTimeError, _ChildDiedError):
             self._stop()
             return
@@ -348,8 +378,9 @@ class Judge:
                 reply = self._start(self._time_left(question)[0], output, *self._sinks())
             except (_OutOfTimeError, _ChildDiedError):
                 reply = ("failed", "it did not load again")
-            finally:
-                self._spend(time.monotonic() - started)
+            finally:  # a new process: its CPU time so far is the import's
+                cpu = self.child.cpu_seconds() if self.child is not None else None
+                self._spend(time.monotonic() - started if cpu is None else cpu)
             if reply[0] != "loaded":
                 raise self._unanswered(
                     "exit", question, f"your module could not be started again: {reply[1]}"
@@ -362,7 +393,7 @@ class Judge:
         self.child = _Child(self.paths, self.workdir, self.limits.memory)
         self.child.send(pickle.dumps(("load", self.target, self.source)))
         try:
-            reply = _plain(self.child.reply(time.monotonic() + seconds, *outputs))
+            reply = _plain(self.child.reply(seconds, *outputs))
         except (_OutOfTimeError, _ChildDiedError):
             self.child.drain(*outputs)
             self._stop()
@@ -379,9 +410,10 @@ class Judge:
 
     def _reply(self, child: _Child, question: Question) -> Any:
         seconds, bound = self._time_left(question)
-        output, started = Kept(), time.monotonic()
+        output, started = Kept(), child.cpu_seconds()
+        began = time.monotonic()
         try:
-            return child.reply(started + seconds, output, *self._sinks())
+            return child.reply(seconds, output, *self._sinks())
         except _OutOfTimeError:
             child.drain(output, *self._sinks())
             self._stop()
@@ -390,7 +422,9 @@ class Judge:
             self._stop()
             raise self._died(question, died.status, output) from None
         finally:
-            self._spend(time.monotonic() - started)
+            ended = child.cpu_seconds()
+            cpu = None if started is None or ended is None else ended - started
+            self._spend(time.monotonic() - began if cpu is None else cpu)
 
     def _skip_replies(self, child: _Child, count: int) -> None:
         """Replies to questions no longer wanted (a check failed first), read and dropped.
@@ -400,7 +434,7 @@ class Judge:
         deadline = time.monotonic() + DRAIN_SECONDS
         for _ in range(count):
             try:
-                child.reply(deadline, *self._sinks())
+                child.reply(max(deadline - time.monotonic(), 0), *self._sinks(), on_the_clock=True)
             except (_OutOfTimeError, _ChildDiedError):
                 self._stop()
                 return
@@ -492,8 +526,9 @@ class Judge:
             return self._unanswered(
                 "time limit",
                 question,
-                f"no answer within {seconds:g} s: the call was stopped and your module started "
-                f"again (the time limit per call; --time-limit sets it){_excerpt(output)}",
+                f"no answer within {seconds:g} s of its CPU time (or {WAITING * seconds:g} s "
+                f"waiting): the call was stopped and your module started again (the time limit "
+                f"per call; --time-limit sets it){_excerpt(output)}",
             )
         budget = self.limits.per_test if bound == "test" else self.limits.per_run
         return self._unanswered(
