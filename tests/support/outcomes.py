@@ -166,9 +166,10 @@ def raised(error: BaseException, file: str | None) -> Raised:
 
 
 def settle_here(question: Question, module: Module, seconds: float) -> Outcome:
-    """`question` asked of trusted code in this process, within `seconds`, shown."""
+    """`question` asked of trusted code in this process, within `seconds` of CPU time (the
+    same on a busy machine: a known mistake's answer never depends on load), shown."""
     try:
-        with time_limit(seconds):
+        with time_limit(seconds, cpu=True):
             outcome = settle(question.ask, module)
     except NotAttempted as skipped:
         import pytest  # a trusted module lacking a name: its test is skipped
@@ -275,17 +276,22 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
 
 
 @contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    """Interrupt the block after `seconds` (SIGALRM; the tests run in the main thread)."""
-    previous = signal.signal(signal.SIGALRM, _interrupt)
-    remaining, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
+def time_limit(seconds: float, *, cpu: bool = False) -> Iterator[None]:
+    """Interrupt the block after `seconds` of wall-clock time (SIGALRM), or with `cpu` of
+    this process's CPU time (SIGPROF), which a busy machine does not use up; the tests run
+    in the main thread."""
+    timer, signum = (
+        (signal.ITIMER_PROF, signal.SIGPROF) if cpu else (signal.ITIMER_REAL, signal.SIGALRM)
+    )
+    previous = signal.signal(signum, _interrupt)
+    remaining, _ = signal.setitimer(timer, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(timer, 0)
+        signal.signal(signum, previous)
         if remaining:  # an enclosing limit was running: give it back what is left of it
-            signal.setitimer(signal.ITIMER_REAL, remaining)
+            signal.setitimer(timer, remaining)
 
 
 def shown_list(rows: Any, show_row: Callable[[Any], str] = repr) -> str:
