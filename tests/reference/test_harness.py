@@ -138,7 +138,7 @@ def test_a_warning_from_outside_the_project_never_turns_a_failure_into_a_crash(
     result = run_kata("--impl", str(module), "-k", chosen, profile="kata")
     assert result.returncode == TESTS_FAILED, result.stdout[-3000:] + result.stderr[-3000:]
     assert "INTERNALERROR" not in result.stdout + result.stderr
-    assert "Mistake detector/inclusive_boundary" in result.stdout
+    assert "This is mistake detector/inclusive_boundary" in result.stdout
 
 
 def test_an_untouched_starter_fails_at_once(tmp_path: Path) -> None:

@@ -1,28 +1,45 @@
 """Evidence for naming a mistake: every check of the run, and what the candidate did there.
 
-A known mistake (a gallery module) is named as the cause of a failure only
-when it behaves as the candidate's module does wherever the run looked:
+A known mistake (a gallery module) is named as the cause of a failure when it
+behaves as the candidate's module does where that mistake shows, not when the
+two modules are alike in every incidental choice (ids, error wording, the
+order of checks):
 
-- on the failing call it gives the very answer the candidate gave;
-- every check the candidate passed, it passes too (a mistake that breaks
-  something the candidate got right is not the candidate's mistake);
-- on every other failure of the run, it gives the candidate's answer or the
-  contract's (where it answers rightly, another mistake of the candidate's
-  explains that failure);
-- on every failure of its own rubric point it gives the candidate's answer:
-  a candidate who made the mistake fails its point's tests as it does, and a
-  mistake that explains one of several failures there is a coincidence.
+- its witness: on the failing call it gives the very answer the candidate gave
+  (values compared in the contract's normal form, exceptions by kind, never by
+  message wording);
+- its controls: wherever it answers otherwise than the candidate, something
+  else must account for the candidate's failure.  A failure of its own rubric
+  point, or an example test's failure where it goes wrong another way, must
+  be answered alike by another known mistake: a module that reports every
+  rank gives the `>=` mistake's answer at the boundary, and fails the
+  boundary's other checks where `>=` answers rightly, so it is not `>=`.  And
+  where it answers rightly, no mistake that gave the same witness may answer
+  as the candidate did: there the two part, and the candidate went the
+  other's way;
+- more for than against: it answers alike more of the run's failures than it
+  fails checks of its own point that the candidate passed.  A candidate may
+  make a mistake in a narrower scope than the gallery's module does (a bool
+  refused everywhere but in `now`), and still be told it; a mistake whose
+  home tests the candidate passes matched the witness by coincidence.
 
-A mistake that gives the same answer on the failing call but not the rest
-is reported as a near miss, with the call where it parts from the candidate.
+Failures of other points are no evidence against a mistake where it answers
+rightly, nor in a property test's random cases (they mix what two mistakes
+do): a hurried candidate makes two, and the second explains them.  Several
+mistakes can be named in one run, each for the failures it accounts for; of
+several that account for the same failure, the one that accounts for most of
+the run's failures is named, then the one the candidate's passed checks
+contradict least.  Nothing is guessed from symptoms: a name needs a failure answered
+alike, and a wrong name is worse than none.
+
 Each check records its questions, the candidate's outcomes and a `judge`
 that says whether any other outcomes would pass it; passing checks are
-recorded up to `KEPT_PER_TEST` per test (the first ones, where example
-tests put their cases), failures always.  A timed cost check takes seconds
-to replay: its failures are matched against the mistakes of its own point
-only, and it is no evidence elsewhere.  The run's naming is made again at
-its end, with every check in hand, so a failure early in the run is named
-with the evidence of the tests after it.
+recorded up to `KEPT_PER_TEST` per test (the first ones, where example tests
+put their cases), failures always.  A cost point's checks (seconds to
+replay, and written against a whole answer whose other mistakes are the
+gallery's business) are evidence only for that point's mistakes.  The run's
+naming is made again at its end, with every check in hand, so a failure early
+in the run is named with the evidence of the tests after it.
 """
 
 from __future__ import annotations
@@ -50,14 +67,14 @@ class Check:
     outcomes: tuple[Outcome, ...]  # the candidate's
     judge: Judge
     passed: bool
+    example: bool = True  # an example test's check, not a property test's random case
 
 
 @dataclass(frozen=True)
 class Naming:
-    """What the evidence says of one failure."""
+    """What the evidence says of one failure: the mistakes that account for it."""
 
-    named: tuple[Mistake, ...] = ()  # answer alike here, consistent everywhere
-    near: tuple[tuple[Mistake, str], ...] = ()  # answer alike here, part ways there (why)
+    named: tuple[Mistake, ...] = ()
 
 
 @dataclass
@@ -67,11 +84,13 @@ class Ledger:
     checks: dict[str, list[Check]] = field(default_factory=dict)
     test: str = ""
     point: str = ""
+    example: bool = True
     kept_in_test: int = 0
     _answers: dict[tuple[str, int], tuple[Outcome, ...] | None] = field(default_factory=dict)
+    _witnesses: dict[int, list[Mistake]] = field(default_factory=dict)
 
-    def begin(self, test: str, point: str) -> None:
-        self.test, self.point, self.kept_in_test = test, point, 0
+    def begin(self, test: str, point: str, *, example: bool = True) -> None:
+        self.test, self.point, self.example, self.kept_in_test = test, point, example, 0
 
     def passed(
         self,
@@ -98,44 +117,97 @@ class Ledger:
     ) -> Check:
         """The failure a test ends with."""
         check = Check(
-            exercise, self.test, self.point, tuple(questions), tuple(outcomes), judge, False
+            exercise,
+            self.test,
+            self.point,
+            tuple(questions),
+            tuple(outcomes),
+            judge,
+            False,
+            self.example,
         )
         self.checks.setdefault(exercise, []).append(check)
         return check
 
     def name(self, failure: Check) -> Naming:
-        """The mistakes the evidence so far names for `failure`, and the near misses."""
-        from tests.support import catalogue
-
-        named, near = [], []
-        for mistake in catalogue.mistakes(failure.exercise):
-            if _costly(failure.questions) and mistake.point != failure.point:
-                continue  # seconds a replay: only the mistakes of its own point
-            if self._answers_of(mistake, failure) != failure.outcomes:
+        """The mistakes the evidence so far names for `failure` (none, one, or several that
+        answer alike everywhere the run looked)."""
+        witnessed = self._witnessed(failure)
+        checks = self.checks.get(failure.exercise, [])
+        failures = [c for c in checks if not c.passed]
+        passed = [c for c in checks if c.passed]
+        fit = {}  # of each mistake that accounts for this failure: (-for, against)
+        for mistake in witnessed:
+            if not all(
+                self._controlled(mistake, o, witnessed) for o in failures if o is not failure
+            ):
                 continue
-            parting = self._parting(mistake, failure)
-            if parting is None:
-                named.append(mistake)
-            else:
-                near.append((mistake, parting))
-        return Naming(tuple(named), tuple(near))
+            alike = sum(self._alike(mistake, other) for other in failures)
+            against = sum(self._contradicts(mistake, c) for c in passed if c.point == mistake.point)
+            if alike > against:
+                fit[mistake.id] = (-alike, against)
+        # Of several, the best explanation of the candidate's module: the one that accounts
+        # for most of the run's failures, then the one its passed checks contradict least.
+        best = min(fit.values(), default=None)
+        return Naming(tuple(m for m in witnessed if fit.get(m.id, ()) == best))
 
-    def _parting(self, mistake: Mistake, failure: Check) -> str | None:
-        """Where `mistake` parts from the candidate in the run's other checks, if anywhere."""
-        for check in self.checks.get(failure.exercise, []):
-            if check is failure or _costly(check.questions):
-                continue
-            answers = self._answers_of(mistake, check)
-            if answers is None or answers == check.outcomes:
-                continue  # it does not provide the names asked, or it answers alike
-            if check.passed and not check.judge(answers):
-                return f"on {_short(check)}, which your module passes, it answers {_first(answers)}"
-            if not check.passed and (check.point == mistake.point or not check.judge(answers)):
-                return (
-                    f"on {_short(check)} it answers {_first(answers)}, yours "
-                    f"{_first(check.outcomes)}"
-                )
-        return None
+    def _contradicts(self, mistake: Mistake, check: Check) -> bool:
+        """Whether `mistake` fails a check the candidate passed."""
+        if not self._evidence_for(mistake, check):
+            return False
+        answers = self._answers_of(mistake, check)
+        return answers is not None and answers != check.outcomes and not check.judge(answers)
+
+    def _alike(self, mistake: Mistake, check: Check) -> bool:
+        return self._evidence_for(mistake, check) and (
+            self._answers_of(mistake, check) == check.outcomes
+        )
+
+    def forget_namings(self) -> None:
+        """Name again from the evidence as it stands (the answers replayed are kept)."""
+        self._witnesses.clear()
+
+    def _witnessed(self, failure: Check) -> list[Mistake]:
+        """The mistakes that give the candidate's answer on `failure`: its witness."""
+        if id(failure) not in self._witnesses:
+            from tests.support import catalogue
+
+            self._witnesses[id(failure)] = [
+                mistake
+                for mistake in catalogue.mistakes(failure.exercise)
+                if self._alike(mistake, failure)
+            ]
+        return self._witnesses[id(failure)]
+
+    def _controlled(self, mistake: Mistake, other: Check, neighbours: list[Mistake]) -> bool:
+        """Whether `mistake` is consistent with another failure of the run.
+
+        Where it answers otherwise than the candidate, the failure must be another
+        mistake's doing: not a failure of its own point, nor an example test's failure
+        where it goes wrong another way, that no other known mistake answers alike; nor,
+        where it answers rightly, one on which a mistake that gave the same witness answers
+        as the candidate did (a control: there the two part, and the candidate went the
+        other's way)."""
+        if not self._evidence_for(mistake, other):
+            return True
+        answers = self._answers_of(mistake, other)
+        if answers is None or answers == other.outcomes:
+            return True
+        rightly = other.judge(answers)
+        if rightly and any(m is not mistake and self._alike(m, other) for m in neighbours):
+            return False
+        if other.point != mistake.point and (rightly or not other.example):
+            return True  # another mistake's doing, or a random session's mix of two
+        return any(m is not mistake for m in self._witnessed(other))
+
+    def _evidence_for(self, mistake: Mistake, check: Check) -> bool:
+        """A cost point's checks speak only of that point's mistakes."""
+        from tests.support.exercises import POINTS
+
+        costly = _costly(check.questions) or (
+            check.point in POINTS and POINTS[check.point][1].costly
+        )
+        return not costly or mistake.point == check.point
 
     def _answers_of(self, mistake: Mistake, check: Check) -> tuple[Outcome, ...] | None:
         from tests.support import catalogue
@@ -148,16 +220,6 @@ class Ledger:
 
 def _costly(questions: Sequence[Question]) -> bool:
     return any(question.costly for question in questions)
-
-
-def _short(check: Check) -> str:
-    text = str(check.questions[0]).splitlines()[0]
-    return text if len(text) <= 160 else text[:150] + " ..."
-
-
-def _first(outcomes: Sequence[Outcome]) -> str:
-    text = str(outcomes[0]).splitlines()[0]
-    return text if len(text) <= 120 else text[:110] + " ..."
 
 
 LEDGER = Ledger()  # the run's: checks record into it, the plugin names from it

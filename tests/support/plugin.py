@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import Phase, settings
+from hypothesis import Phase, is_hypothesis_test, settings
 
 from tests.support.checks import KataFailure
 from tests.support.evidence import LEDGER, Check, Naming
@@ -250,7 +250,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Each test's time budget, output and evidence are its own."""
-    LEDGER.begin(item.nodeid, rubric_point(item) or "")
+    example = not is_hypothesis_test(getattr(item, "obj", None))
+    LEDGER.begin(item.nodeid, rubric_point(item) or "", example=example)
     if JUDGE in item.config.stash:
         item.config.stash[JUDGE].begin(item.nodeid)
 
@@ -353,25 +354,18 @@ def _named(item: pytest.Item, failure: Failure) -> str:
 
 def _account(failure: Failure) -> tuple[str, list[str], str]:
     """The message, the mistakes named and the scorecard's symptom line, from the naming."""
-    named, near = failure.naming.named, failure.naming.near
+    named = failure.naming.named
     lines = [failure.text]
     if named:
         first, *others = named
-        lines.append(f"  Mistake {first.describe()}")
-        lines += [f"  The same answer comes from mistake {m.id}: {m.title}" for m in others]
+        lines.append(f"  This is mistake {first.describe()}")
+        lines += [f"  Or mistake {m.id}, which answers alike here: {m.title}" for m in others]
         return "\n".join(lines), [m.id for m in named], ""
-    if near:
-        mistake, parting = near[0]
-        lines.append(
-            f"  No known mistake behaves as yours does. On this call it answers as mistake "
-            f"{mistake.id} does ({mistake.title}), but not elsewhere: {parting}."
-        )
-    else:
-        lines.append("  No known mistake gives this answer.")
     if failure.symptom:
-        lines.append(f"  What differs: {failure.symptom}")
+        lines.append(f"  No known mistake answers alike. What differs: {failure.symptom}")
         symptom = f"no known mistake answers alike; what differs: {failure.symptom}"
     else:
+        lines.append("  No known mistake answers alike: compare the answer expected with yours.")
         symptom = (
             "no known mistake answers alike; the test's message shows the call, the answer "
             "expected and yours, and the rule"
@@ -382,6 +376,7 @@ def _account(failure: Failure) -> tuple[str, list[str], str]:
 def _name_again(session: pytest.Session) -> None:
     """Every failure named again with the whole run's evidence; messages and card follow."""
     scores = session.config.stash[SCORES]
+    LEDGER.forget_namings()
     for nodeid, failure in session.config.stash.get(FAILURES, {}).items():
         naming = LEDGER.name(failure.check)
         if naming == failure.naming:

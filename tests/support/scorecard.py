@@ -138,6 +138,7 @@ class Scorecard:
                     "title": catalogue.by_id(m).title,
                     "point": home[m],
                     "failed_tests": evidence[m],
+                    "witness": self._witness(m),
                 }
                 for m in ranked
             ],
@@ -151,6 +152,14 @@ class Scorecard:
             "limits": _limits(self.judge.events if self.judge else []),
             "output_bytes": self.judge.run_output.total if self.judge else 0,
         }
+
+    def _witness(self, mistake: str) -> str:
+        """The first failed test that names `mistake`: where to see it, in the test's words."""
+        return next(
+            nodeid
+            for nodeid, test in self.tests.items()
+            if test.outcome == "failed" and mistake in test.mistakes
+        )
 
     def _home(self, mistake: str, failed_points: list[str]) -> str:
         own = catalogue.by_id(mistake).point
@@ -188,7 +197,10 @@ def render(card: dict[str, Any]) -> list[str]:
             + ([f"{score['not_attempted']} not attempted"] if score["not_attempted"] else [])
         )
         lines.append(f"{result.upper():<14}{name:<{width}}  {score['title']} ({tests})")
-        lines += [f"{'':<16}mistake {m}: {catalogue.by_id(m).title}" for m in score["mistakes"]]
+        witness = {m["id"]: m["witness"] for m in card["mistakes"]}
+        for m in score["mistakes"]:
+            lines.append(f"{'':<16}mistake {m}: {catalogue.by_id(m).title}")
+            lines.append(f"{'':<18}seen in {witness[m]}")
         for mistake in score["explained_by"]:
             seen = next(m["point"] for m in card["mistakes"] if m["id"] == mistake)
             lines.append(f"{'':<16}explained by mistake {mistake} (see {seen})")
