@@ -94,14 +94,14 @@ class Scheduler:
 
     def deposit(self, name: str, amount: int) -> None:
         account = self.account(name)
-        if whole(amount) <= 0:
+        if self.whole(amount) <= 0:
             raise ValueError("deposits are positive")
         account.available += amount
         account.deposited += amount
 
     def submit(self, job: Job) -> None:
         account = self.account(job.account)
-        if job.id in self.entries or whole(job.cost) <= 0:
+        if job.id in self.entries or self.whole(job.cost) <= 0:
             raise ValueError(f"cannot submit {job}")
         entry = Entry(job, len(self.entries))
         self.entries[job.id] = entry
@@ -163,7 +163,7 @@ class Scheduler:
         entry = self.entry(job_id)
         if entry.state == "running":
             self.end(job_id, used, "cancelled")
-        elif entry.state in ("queued", "reserved") and whole(used) == 0:
+        elif entry.state in ("queued", "reserved") and self.whole(used) == 0:
             if entry.state == "reserved":
                 self.unhold(entry)
             self.dequeue(entry)
@@ -179,6 +179,10 @@ class Scheduler:
         return self.entry(job_id).state
 
     # --- the parts ---------------------------------------------------------------------
+
+    @staticmethod
+    def whole(credits: object) -> int:
+        return whole(credits)
 
     def account(self, name: str) -> Account:
         if name not in self.accounts:
@@ -254,7 +258,7 @@ class Scheduler:
 
     def end(self, job_id: Hashable, used: int, state: str) -> None:
         entry = self.entry(job_id)
-        if entry.state != "running" or not 0 <= whole(used) <= entry.job.cost:
+        if entry.state != "running" or not 0 <= self.whole(used) <= entry.job.cost:
             raise ValueError(f"cannot end {job_id!r} having used {used}")
         self.refund(self.accounts[entry.job.account], entry, used)
         entry.state = state

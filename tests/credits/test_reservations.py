@@ -102,6 +102,17 @@ def test_each_reservation_is_its_own(impl: Implementation) -> None:
 
 
 @pytest.mark.rules(7)
+def test_the_expiry_of_a_released_reservation_changes_nothing(impl: Implementation) -> None:
+    """The one slot is busy. Job 1 reserved at 0 for 5 ticks and released: at 5 its old
+    expiry gives nothing back a second time (no credit appears, none is reserved below 0)."""
+    busy = [open_account("b"), deposit("b", 1), submit(0, "b", 1), schedule(0)]
+    steps = [*busy, *A, reserve(1, 0, 5), release(1), schedule(5), balance("a"), state(1)]
+    want = ["ok", "ok", "ok", started(0), *OK3, "ok", "ok", started()]
+    want += [balanced(100, 0, 0, 100), "queued"]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+@pytest.mark.rules(7)
 def test_the_expiry_of_a_reservation_that_started_changes_nothing(impl: Implementation) -> None:
     """Reserved at 0 for 5, started at 1, finished: at 5 its old expiry releases nothing."""
     steps = [*A, reserve(1, 0, 5), schedule(1), finish(1, 60), schedule(5), balance("a")]

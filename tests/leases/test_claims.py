@@ -38,6 +38,16 @@ def test_a_claim_takes_up_to_its_limit_in_the_order_submitted(impl: Implementati
 
 
 @pytest.mark.rules(4)
+def test_ties_go_by_submission_whatever_the_ids(impl: Implementation) -> None:
+    """Ready at the same tick, the request submitted first goes first: an id is a name, not
+    an order ("c" was submitted before "a", and a heap keyed by (ready, id) takes "a")."""
+    steps = [submit("c", 0), submit("a", 0), submit("b", 0)]
+    steps += [claim("w", 0), claim("v", 0), claim("u", 0)]
+    want = ["ok", "ok", "ok", leased(1, "c"), leased(2, "a"), leased(3, "b")]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+@pytest.mark.rules(4)
 def test_the_request_ready_longest_goes_first(impl: Implementation) -> None:
     """a fails at 1 and is ready again at 1 + its delay; b, submitted after a but ready since
     1, goes first. Random(1).randint(0, 4) is 1: a is ready at 2."""

@@ -54,14 +54,16 @@ def sessions(draw: st.DrawFn) -> Session:
         steps.append(step)
         oracle.step(step)
 
+    # Ids in no particular order: ties go by submission, never by id.
+    labels = draw(st.permutations(range(30)))
     for action in draw(st.lists(st.sampled_from(ACTIONS), min_size=4, max_size=30)):
         now += draw(st.integers(0, 3))
         leases = len(oracle.leases)
         lease = draw(st.integers(1, leases + 1))  # now and then one never claimed
         known = list(oracle.requests) or ["nobody"]
         if action == "submit":
+            take(submit(f"r{labels[count]}", now))
             count += 1
-            take(submit(f"r{count}", now))
         elif action == "claim":
             take(claim(draw(st.sampled_from("wv")), now, draw(st.integers(1, 3))))
         elif action == "end":

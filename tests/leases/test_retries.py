@@ -9,6 +9,7 @@ from tests.support.impl import Implementation
 from tests.support.leasing import (
     Session,
     claim,
+    complete,
     expect_session,
     expire,
     expired,
@@ -50,6 +51,32 @@ def test_after_the_last_attempt_a_dead_letter_with_its_error(impl: Implementatio
     want = ["ok", leased(1, "a"), "ok", leased(2, "a"), "ok", None]
     want += [state("dead", 2, None, "out of memory")]
     expect_session(impl, Session.of(steps, max_attempts=2), want, rule=RULE)
+
+
+@pytest.mark.rules(9)
+def test_a_success_keeps_the_error_of_the_attempt_that_failed(impl: Implementation) -> None:
+    """a fails with "timeout" at 0 and waits randint(0, 4) = 1 (Random(1)); claimed again
+    at 1, it succeeds: succeeded after 2 attempts, and its error is still "timeout"."""
+    steps = [submit("a", 0), claim("w", 0), fail(1, "a", 0, error="timeout"), claim("w", 1)]
+    steps += [complete(2, "a", 1), item("a")]
+    want = ["ok", leased(1, "a"), "ok", leased(2, "a"), "ok"]
+    want += [state("succeeded", 2, "out:a", "timeout")]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
+@pytest.mark.rules(9)
+def test_a_dead_letter_draws_nothing(impl: Implementation) -> None:
+    """base 4, Random(1): a fails at 0 and waits randint(0, 4) = 1; at 10 its second and
+    last attempt fails: dead, and no draw. b fails at 10 and waits the next draw,
+    randint(0, 4) = 4: ready at 14. Had the dead letter drawn randint(0, 8), b would
+    have drawn randint(0, 4) = 2, ready at 12."""
+    steps = [submit("a", 0), submit("b", 0), claim("w", 0, limit=2), fail(1, "a", 0)]
+    steps += [claim("w", 10), fail(2, "a", 10), fail(1, "b", 10), item("a")]
+    steps += [claim("v", 12), claim("v", 13), claim("v", 14)]
+    want = ["ok", "ok", leased(1, "a", "b"), "ok", leased(2, "a"), "ok", "ok"]
+    want += [state("dead", 2, None, "oom"), None, None, leased(3, "b")]
+    session = Session.of(steps, max_attempts=2, cap=10, lease_ticks=100)
+    expect_session(impl, session, want, rule=RULE)
 
 
 @pytest.mark.rules(9)

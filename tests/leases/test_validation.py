@@ -54,6 +54,16 @@ def test_a_queue_that_makes_no_sense_is_refused(
     expect_value_error(impl, construction(**settings), problem)
 
 
+@pytest.mark.rules(1)
+def test_a_cap_equal_to_the_base_is_a_queue(impl: Implementation) -> None:
+    """cap 4 and base 4: a cap not below the base, so a queue whose every wait is
+    randint(0, 4), whatever the attempt. a fails at 0: ready by 4 at the latest, so a
+    claim at 9 takes it again."""
+    steps = [submit("a", 0), claim("w", 0), fail(1, "a", 0), claim("w", 9)]
+    want = ["ok", leased(1, "a"), "ok", leased(2, "a")]
+    expect_session(impl, Session.of(steps, base=4, cap=4), want, rule=RULE)
+
+
 @pytest.mark.rules(1, 2, 3, 6)
 @pytest.mark.parametrize(
     "bad",
@@ -69,12 +79,22 @@ def test_a_queue_that_makes_no_sense_is_refused(
         release(1, -1),
         expire(-1),
         item("nobody"),
+        # A bool is not a time, in any method: each refused, and its time has not passed.
+        submit("c", True),
+        claim("w", True, limit=1),
+        renew(1, True),
+        complete(1, "a", True),
+        fail(1, "a", True),
+        release(1, True),
+        expire(True),
     ],
     ids=lambda step: "-".join(map(str, step)),
 )
 def test_an_impossible_operation_changes_nothing(impl: Implementation, bad: Step) -> None:
-    after = [item("a"), item("b")]
-    want = [*DONE, "ValueError", state("leased", 1), state("ready", 0)]
+    """After the refusal, both requests are as they were and the clock has not moved: a
+    submit at 0 is still on time."""
+    after = [item("a"), item("b"), submit("d", 0)]
+    want = [*DONE, "ValueError", state("leased", 1), state("ready", 0), "ok"]
     expect_session(impl, Session.of([*SETUP, bad, *after]), want, rule=RULE)
 
 

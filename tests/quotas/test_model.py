@@ -79,13 +79,14 @@ def sessions(draw: st.DrawFn, *, looks: bool = True) -> Session:
         steps.append(step)
         oracle.step(step)
 
+    labels = draw(st.permutations(range(30)))  # ids in no particular order
     for count, action in enumerate(
         draw(st.lists(st.sampled_from(ACTIONS), min_size=4, max_size=30))
     ):
         jobs = list(oracle.jobs) or ["nobody"]
         if action == "submit":
             now += draw(st.integers(0, 2))
-            take(_job(draw, oracle, f"j{count}", now))
+            take(_job(draw, oracle, f"j{labels[count]}", now))
         elif action == "schedule":
             now += draw(st.integers(0, 4))
             take(schedule(now))

@@ -48,6 +48,16 @@ def test_higher_priority_first_then_first_submitted(impl: Implementation) -> Non
     expect_session(impl, Session.of(8, [("a", 2, 0), ("b", 6)], steps), want, rule=RULE)
 
 
+@pytest.mark.rules(7)
+def test_first_submitted_whatever_the_ids(impl: Implementation) -> None:
+    """a9, a10, a1 submitted in that order, one priority: they start in that order. An id
+    is a name, not an order: by id as text a1 would go first, by number a1 and a9."""
+    steps = [submit("a9", "a", 1, 0), submit("a10", "a", 1, 0), submit("a1", "a", 1, 0)]
+    steps += [schedule(0)]
+    want = ["ok", "ok", "ok", decided(["a9", "a10", "a1"])]
+    expect_session(impl, Session.of(8, [("a", 3, 0), ("b", 5)], steps), want, rule=RULE)
+
+
 @pytest.mark.rules(8, 15)
 def test_a_head_fits_within_its_tenants_limit(impl: Implementation) -> None:
     """a: quota 2, borrowing limit 1, so at most 3 GPUs: a 3-GPU job starts, a 1-GPU job
@@ -98,6 +108,19 @@ def test_the_smallest_share_goes_first_ties_by_the_order_given(impl: Implementat
     steps += [schedule(1)]
     want = ["ok", "ok", decided(["p0", "d0"]), "ok", "ok", "ok", decided(["b1", "p1", "d1"])]
     expect_session(impl, Session.of(8, tenants, steps), want, rule=RULE)
+
+
+@pytest.mark.rules(9)
+def test_shares_are_compared_exactly_at_any_size(impl: Implementation) -> None:
+    """d (quota 2**60 - 3, given first) runs 2**59 - 1 GPUs, p (quota 2**60) runs 2**59.
+    p's share is 1/2, d's is 1/2 + about 2**-61: p goes first. As floats both are 0.5,
+    and the tie would give d first."""
+    big = 2**60
+    tenants = [("d", big - 3), ("p", big)]
+    steps = [submit("d0", "d", big // 2 - 1, 0), submit("p0", "p", big // 2, 0), schedule(0)]
+    steps += [submit("d1", "d", 1, 1), submit("p1", "p", 1, 1), schedule(1)]
+    want = ["ok", "ok", decided(["d0", "p0"]), "ok", "ok", decided(["p1", "d1"])]
+    expect_session(impl, Session.of(2 * big, tenants, steps), want, rule=RULE)
 
 
 @pytest.mark.rules(9)
