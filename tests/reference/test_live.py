@@ -363,7 +363,9 @@ def _workers_of(job: str) -> list[int]:
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds processes through /proc")
 def test_ctrl_c_ends_and_reaps_every_worker() -> None:
     demo = subprocess.Popen(
-        [sys.executable, "-m", "solution", "live", "--ranks", "4", "--interval", "0.1"],
+        # Intervals of a second: the demo runs for ten or more, so Ctrl-C comes while it
+        # runs however long a loaded machine takes to start it.
+        [sys.executable, "-m", "solution", "live", "--ranks", "4", "--interval", "1"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

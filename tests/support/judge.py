@@ -324,7 +324,9 @@ class Judge:
             return
         try:
             self.child.send(pickle.dumps(("check",)))
-            reply = _plain(self.child.reply(self.limits.per_call))
+            # On the clock: after Ctrl-C the process may still be answering questions sent
+            # before it, which a last look need not wait out.
+            reply = _plain(self.child.reply(self.limits.per_call, on_the_clock=True))
         except (_OutOfTimeError, _ChildDiedError):
             self._stop()
             return
