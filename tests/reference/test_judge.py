@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.cli_runs import ctrl_c_as_at_a_terminal
 from tests.support.exercises import ROOT
 
 pytestmark = pytest.mark.reference
@@ -275,7 +276,12 @@ def test_ctrl_c_stops_the_run_with_a_scorecard_and_no_process_left(tmp_path: Pat
     command = [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "-q"]
     command += ["-p", "no:cacheprovider", "--rubric", f"--impl={module}", "tests/detector"]
     run = subprocess.Popen(
-        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        command,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=ctrl_c_as_at_a_terminal,
     )
     judged = _judged_children(run.pid, seconds=30)
     time.sleep(1)

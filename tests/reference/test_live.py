@@ -31,7 +31,7 @@ from solution.live.group import group_sockets
 from solution.live.metrics import Metrics
 from solution.live.sender import Sender
 from solution.live.wire import Datagram, Malformed, encode, parse
-from tests.support.cli_runs import python_m
+from tests.support.cli_runs import ctrl_c_as_at_a_terminal, python_m
 from tests.support.exercises import ROOT
 
 pytestmark = pytest.mark.reference
@@ -363,10 +363,9 @@ def _workers_of(job: str) -> list[int]:
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds processes through /proc")
 def test_ctrl_c_ends_and_reaps_every_worker() -> None:
     demo = subprocess.Popen(
-        # Intervals of a second: the demo runs for ten or more, so Ctrl-C comes while it
-        # runs however long a loaded machine takes to start it.
-        [sys.executable, "-m", "solution", "live", "--ranks", "4", "--interval", "1"],
+        [sys.executable, "-m", "solution", "live", "--ranks", "4", "--interval", "0.1"],
         cwd=ROOT,
+        preexec_fn=ctrl_c_as_at_a_terminal,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli_runs import ctrl_c_as_at_a_terminal
 from tests.support.exercises import ROOT
 
 pytestmark = pytest.mark.reference
@@ -173,9 +174,8 @@ def test_the_live_demo_killed_leaves_no_worker_behind() -> None:
 
 
 def test_two_ctrl_c_end_the_live_demo_with_every_worker_reaped() -> None:
-    """The second Ctrl-C comes during the cleanup; it waits until the cleanup is done. With
-    intervals of a second the demo is still running when the first comes, on any machine."""
-    process = _start("solution", "live", "--interval", "1")
+    """The second Ctrl-C comes during the cleanup; it waits until the cleanup is done."""
+    process = _start("solution", "live", "--interval", "0.1", preexec_fn=ctrl_c_as_at_a_terminal)
     _line_with(process, "ranks heard")
     process.send_signal(signal.SIGINT)
     time.sleep(0.02)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
@@ -21,6 +22,12 @@ from tests.support.exercises import ROOT
 from tests.support.outcomes import time_limit
 
 SECONDS = 10.0  # no input may keep a command busy longer
+
+
+def ctrl_c_as_at_a_terminal() -> None:
+    """For `preexec_fn`: the child takes SIGINT as Ctrl-C at a terminal, even where the
+    tests themselves run with it ignored (a background job, nohup), which it would inherit."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @dataclass(frozen=True)
