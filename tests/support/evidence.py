@@ -20,8 +20,9 @@ order of checks):
 - more for than against: it answers alike more of the run's failures than it
   fails checks of its own point that the candidate passed.  A candidate may
   make a mistake in a narrower scope than the gallery's module does (a bool
-  refused everywhere but in `now`), and still be told it; a mistake whose
-  home tests the candidate passes matched the witness by coincidence.
+  refused everywhere but in `now`), and still be told it, with a word that
+  elsewhere its code gets it right; a mistake whose home tests the candidate
+  passes more often than it fails alike matched the witness by coincidence.
 
 Failures of other points are no evidence against a mistake where it answers
 rightly, nor in a property test's random cases (they mix what two mistakes
@@ -75,6 +76,9 @@ class Naming:
     """What the evidence says of one failure: the mistakes that account for it."""
 
     named: tuple[Mistake, ...] = ()
+    # Those made in a narrower scope than the gallery's: checks of their point that the
+    # candidate passed, they fail.
+    in_part: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -149,7 +153,8 @@ class Ledger:
         # Of several, the best explanation of the candidate's module: the one that accounts
         # for most of the run's failures, then the one its passed checks contradict least.
         best = min(fit.values(), default=None)
-        return Naming(tuple(m for m in witnessed if fit.get(m.id, ()) == best))
+        named = tuple(m for m in witnessed if fit.get(m.id, ()) == best)
+        return Naming(named, frozenset(m.id for m in named if fit[m.id][1]))
 
     def _contradicts(self, mistake: Mistake, check: Check) -> bool:
         """Whether `mistake` fails a check the candidate passed."""

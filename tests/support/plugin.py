@@ -358,7 +358,13 @@ def _account(failure: Failure) -> tuple[str, list[str], str]:
     lines = [failure.text]
     if named:
         first, *others = named
-        lines.append(f"  This is mistake {first.describe()}")
+        if first.id in failure.naming.in_part:
+            lines.append(
+                f"  This is mistake {first.id}, here (elsewhere your code gets it right): "
+                f"{first.title}{' ' + first.explanation if first.explanation else ''}"
+            )
+        else:
+            lines.append(f"  This is mistake {first.describe()}")
         lines += [f"  Or mistake {m.id}, which answers alike here: {m.title}" for m in others]
         return "\n".join(lines), [m.id for m in named], ""
     if failure.symptom:
