@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from random import Random
 
 import pytest
@@ -347,6 +348,28 @@ def test_the_same_batch_sent_at_once_by_many_clients_is_one_batch(store_url: str
     for thread in threads:
         thread.join()
     assert answers == [50] * 4
+
+
+def test_many_connections_creating_one_sqlite_store_at_once_all_open_it(tmp_path: Path) -> None:
+    """SQLite refuses at once ("database is locked"), without waiting, a connection that
+    could deadlock: two creating the store at the same moment. Opening tries again."""
+    errors: list[str] = []
+    for trial in range(20):
+        url = f"sqlite:{tmp_path / f'jobs{trial}.db'}"
+
+        def open_it(url: str = url) -> None:
+            try:
+                with open_store(url, Settings()):
+                    pass
+            except InputError as error:
+                errors.append(str(error))
+
+        threads = [threading.Thread(target=open_it) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert errors == []
 
 
 def test_a_worker_restarted_under_its_name_is_not_charged_for_its_downtime(

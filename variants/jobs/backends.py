@@ -20,6 +20,7 @@ from solution.logfile import InputError
 from variants.jobs.intake import Submitted
 from variants.jobs.store import Cursor, Settings, Store
 
+OPEN_SECONDS = 60  # how long opening an SQLite store waits for other connections
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS batches (
     id TEXT PRIMARY KEY, digest TEXT NOT NULL, size INTEGER NOT NULL,
@@ -69,15 +70,33 @@ class SqliteStore(Store):
     ) -> None:
         super().__init__(settings or Settings(), clock)
         self.path = str(path)
+        # SQLite answers "database is locked" at once, without waiting out the timeout, where
+        # waiting could deadlock: two connections creating the store at the same moment.
+        # Opening is tried again until the timeout; a busy store is not "not a job store".
+        deadline = time.monotonic() + OPEN_SECONDS
+        while True:
+            try:
+                self._db = self._opened()
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise InputError(f"{self.path}: not a job store ({error})") from None
+                time.sleep(0.01)
+            except sqlite3.DatabaseError as error:
+                raise InputError(f"{self.path}: not a job store ({error})") from None
+
+    def _opened(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, timeout=OPEN_SECONDS)
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=60)
-            self._db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA journal_mode = WAL")
             # NORMAL: a committed transaction survives the process being killed (the WAL is
             # written at commit); only a power cut may lose the last few.
-            self._db.execute("PRAGMA synchronous = NORMAL")
-            self._db.executescript(SCHEMA.format(identity="INTEGER PRIMARY KEY"))
-        except sqlite3.DatabaseError as error:
-            raise InputError(f"{self.path}: not a job store ({error})") from None
+            db.execute("PRAGMA synchronous = NORMAL")
+            db.executescript(SCHEMA.format(identity="INTEGER PRIMARY KEY"))
+        except BaseException:
+            db.close()
+            raise
+        return db
 
     def sql(self, statement: str, params: Sequence[Any] = ()) -> Cursor:
         return self._db.execute(statement, params)
