@@ -166,6 +166,8 @@ class _Child:
         self.selector.register(self.replies, selectors.EVENT_READ)
         self.selector.register(self.output, selectors.EVENT_READ)
         self.buffer = bytearray()
+        self._cpu: float | None = None
+        self._cpu_read_at = -POLL
 
     def send(self, message: bytes) -> None:
         data = memoryview(HEADER.pack(len(message)) + message)
@@ -182,7 +184,7 @@ class _Child:
         or waited WAITING times as long on the clock (`on_the_clock`: `seconds` on it).
         """
         cpu_began = None if on_the_clock else self.cpu_seconds()
-        began = looked = time.monotonic()
+        began = time.monotonic()
         deadline = began + seconds * (1 if cpu_began is None else WAITING)
         while True:
             message = self._complete()
@@ -193,10 +195,9 @@ class _Child:
                 raise _OutOfTimeError
             left = deadline - now
             if cpu_began is not None:
-                if now - looked >= POLL:  # a look costs a read of /proc: not on every wake
-                    looked, used = now, self.cpu_seconds()
-                    if used is not None and used - cpu_began >= seconds:
-                        raise _OutOfTimeError
+                used = self.cpu_seconds()
+                if used is not None and used - cpu_began >= seconds:
+                    raise _OutOfTimeError
                 left = min(left, POLL)
             for key, _ in self.selector.select(left):
                 data = self._read(key.fd)
@@ -212,13 +213,19 @@ class _Child:
 
     def cpu_seconds(self) -> float | None:
         """The judged process's CPU time so far (user and system), or None where the system
-        does not say (no /proc): then the limits are on the clock."""
+        does not say (no /proc): then the limits are on the clock.  Read at most once per
+        POLL: a read costs more than a small question, and the limits need no finer."""
+        now = time.monotonic()
+        if now - self._cpu_read_at < POLL:
+            return self._cpu
         try:
             with open(f"/proc/{self.process.pid}/stat", "rb") as stat:
                 fields = stat.read().rsplit(b")", 1)[1].split()
+            self._cpu = (int(fields[11]) + int(fields[12])) / TICKS
         except (OSError, IndexError):
-            return None
-        return (int(fields[11]) + int(fields[12])) / TICKS
+            self._cpu = None
+        self._cpu_read_at = now
+        return self._cpu
 
     def drain(self, *outputs: Kept) -> None:
         """Whatever the module wrote before its last reply: it is in the pipe already.
