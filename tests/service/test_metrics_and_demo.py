@@ -60,11 +60,11 @@ def test_a_failed_attempt_is_counted_as_a_retry(make_store: MakeStore, clock: Cl
 
 def test_the_demo_ends_every_request_and_prices_the_run() -> None:
     done = python_m(
-        "variants", "jobs", "demo", "--requests", "400", "--workers", "2", "--time-scale", "0.05"
+        "variants", "jobs", "demo", "--requests", "1000", "--workers", "2", "--time-scale", "0.05"
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("submitted 400 requests")
+    assert lines[0].startswith("submitted 1,000 requests")
     assert any(line.strip().startswith("killed w0 (SIGKILL)") for line in lines), done.stdout
     assert '"processing": 0' in lines[-4], done.stdout
     assert "per 1,000 succeeded" in lines[-1]

@@ -84,19 +84,21 @@ def _watch(
     args: argparse.Namespace,
     started: float,
 ) -> str | None:
-    killed = None
+    killed, shown = None, -1.0
     while any(worker.poll() is None for worker in workers):
-        status = store.status("demo")
-        counts = status.counts
-        line = ", ".join(f"{state} {count:,}" for state, count in counts.items())
-        print(f"{time.monotonic() - started:5.1f} s  {line}", flush=True)
+        counts = store.status("demo").counts
+        now = time.monotonic() - started
+        if now - shown >= 0.5:  # a line every half second; a look every 50 ms, so that a
+            shown = now  # quick run is not half done and over between two looks
+            line = ", ".join(f"{state} {count:,}" for state, count in counts.items())
+            print(f"{now:5.1f} s  {line}", flush=True)
         if killed is None and not args.no_kill and counts["succeeded"] >= args.requests // 2:
             workers[0].send_signal(signal.SIGKILL)
             killed = "w0"
             print(
                 f"         killed w0 (SIGKILL): its leases expire after {LEASE_MS} ms", flush=True
             )
-        time.sleep(0.5)
+        time.sleep(0.05)
     return killed
 
 
