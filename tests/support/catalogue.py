@@ -32,7 +32,7 @@ from tests.support.impl import (
 )
 from tests.support.outcomes import Outcome, Question, ask
 
-REPLAY_SECONDS = 5.0  # a known mistake's answer to one question, when a failure is matched
+REPLAY_SECONDS = 5.0  # CPU seconds for a known mistake's answer to one question, when replayed
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from tests.support.exercises import POINTS
 from tests.support.outcomes import Outcome, Question
 
 if TYPE_CHECKING:  # the gallery is the judge's, never imported where the module runs
@@ -134,8 +135,8 @@ class Ledger:
         return check
 
     def name(self, failure: Check) -> Naming:
-        """The mistakes the evidence so far names for `failure` (none, one, or several that
-        answer alike everywhere the run looked)."""
+        """The mistakes the evidence so far names for `failure`: none, or those that account
+        for it best (several only where the run cannot tell them apart)."""
         witnessed = self._witnessed(failure)
         checks = self.checks.get(failure.exercise, [])
         failures = [c for c in checks if not c.passed]
@@ -207,8 +208,6 @@ class Ledger:
 
     def _evidence_for(self, mistake: Mistake, check: Check) -> bool:
         """A cost point's checks speak only of that point's mistakes."""
-        from tests.support.exercises import POINTS
-
         costly = _costly(check.questions) or (
             check.point in POINTS and POINTS[check.point][1].costly
         )
