@@ -78,6 +78,31 @@ def test_cancelled_callers_raise_and_the_others_are_undisturbed() -> None:
     run(scenario)
 
 
+@pytest.mark.parametrize("steps", range(12))
+def test_a_caller_cancelled_at_any_step_of_the_loop_leaves_its_batch_whole(steps: int) -> None:
+    """The cancel lands after `steps` turns of the loop: queued, sent, running or done.
+
+    Walking it across every turn reaches the one between the batch being sent
+    and its runner waking, where a cancelled caller must not take its item out
+    of a batch that is already on its way (the others would get the model's
+    failure on a missing item).
+    """
+    model = Model()
+
+    async def scenario() -> None:
+        batcher = AsyncBatcher(model, Config(max_batch_size=4, max_wait=3, max_queue=50))
+        tasks = [asyncio.ensure_future(batcher.submit(i)) for i in range(4)]
+        for _ in range(steps):
+            await asyncio.sleep(0)
+        tasks[0].cancel()
+        done = await asyncio.gather(*tasks, return_exceptions=True)
+        assert done[1:] == [2, 4, 6], f"cancelled after {steps} turns, the others got {done[1:]}"
+        await batcher.close()
+
+    run(scenario)
+    assert all(None not in batch for batch in model.batches), model.batches
+
+
 def test_a_caller_cancelled_while_queued_is_never_sent() -> None:
     model = Model()
 

@@ -29,6 +29,7 @@ from variants.batcher.core import Batcher
 from variants.batcher.records import Batch, Config, Ending, Request
 
 Model = Callable[[list[Any]], Awaitable[Sequence[Any]]]
+Handover = tuple[Batch, list[Any]]  # a batch and its items, read when it is sent
 
 
 class AsyncBatcher:
@@ -41,7 +42,7 @@ class AsyncBatcher:
         self._items: dict[Hashable, Any] = {}
         self._ids = itertools.count()
         self._woken: asyncio.Future[None] | None = None  # what the driver awaits
-        self._idle: list[asyncio.Future[Batch | None]] = []  # runners waiting for a batch
+        self._idle: list[asyncio.Future[Handover | None]] = []  # runners waiting for a batch
         self._runners: list[asyncio.Task[None]] = []
         self._driver: asyncio.Task[None] | None = None
 
@@ -106,7 +107,10 @@ class AsyncBatcher:
             decision = self._core.poll(now=self._now())
             self._deliver(decision.ended)
             for batch in decision.batches:  # at most one per idle runner: the core's max_in_flight
-                self._idle.pop().set_result(batch)
+                # The items are read now: a caller cancelled before its runner wakes
+                # takes its item back, and the batch must still run as it was sent.
+                items = [self._items[request_id] for request_id in batch.requests]
+                self._idle.pop().set_result((batch, items))
             if self._core.closed and self._core.queued == 0 and self._core.in_flight == 0:
                 return
             loop = asyncio.get_running_loop()
@@ -128,12 +132,12 @@ class AsyncBatcher:
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
-            slot: asyncio.Future[Batch | None] = loop.create_future()
+            slot: asyncio.Future[Handover | None] = loop.create_future()
             self._idle.append(slot)
-            batch = await slot
-            if batch is None:
+            handover = await slot
+            if handover is None:
                 return
-            items = [self._items.get(request_id) for request_id in batch.requests]
+            batch, items = handover
             try:
                 outcome: Sequence[Any] | BaseException = list(await self._model(items))
             except Exception as error:  # the model's failure is its callers', not the batcher's
