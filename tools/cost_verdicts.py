@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.support.exercises import POINTS  # noqa: E402 (after the path is set)
+from kata.exercises import POINTS  # noqa: E402 (after the path is set)
 from tests.support.subprocess_kata import run_kata  # noqa: E402
 
 COSTLY = sorted(point for point, (_, kind) in POINTS.items() if kind.costly)

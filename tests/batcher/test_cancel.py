@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kata.impl import Implementation
 from tests.support.batching import (
     NOTHING,
     Session,
@@ -17,7 +18,6 @@ from tests.support.batching import (
     sends,
     submit,
 )
-from tests.support.impl import Implementation
 
 pytestmark = pytest.mark.batch_cancel
 

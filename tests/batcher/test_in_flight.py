@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kata.impl import Implementation
 from tests.support.batching import (
     NOTHING,
     Session,
@@ -14,7 +15,6 @@ from tests.support.batching import (
     sends,
     submit,
 )
-from tests.support.impl import Implementation
 
 pytestmark = [pytest.mark.batch_in_flight, pytest.mark.rules(12)]
 

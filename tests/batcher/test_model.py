@@ -23,6 +23,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kata.checks import expect_that
+from kata.impl import Implementation
 from tests.support.batching import (
     Model,
     Session,
@@ -36,8 +38,6 @@ from tests.support.batching import (
     submit,
     wakeup,
 )
-from tests.support.checks import expect_that
-from tests.support.impl import Implementation
 
 pytestmark = [pytest.mark.batch_model, pytest.mark.rules(17)]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from kata.impl import Implementation
 from tests.support.batching import NOTHING, Session, expect_session, poll, sends, submit
-from tests.support.impl import Implementation
 
 pytestmark = pytest.mark.batch_tokens
 

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kata.impl import Implementation
 from tests.support.batching import (
     NOTHING,
     Session,
@@ -18,7 +19,6 @@ from tests.support.batching import (
     sends,
     submit,
 )
-from tests.support.impl import Implementation
 
 pytestmark = pytest.mark.batch_triggers
 

@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 
+from kata.checks import expect_value_error
+from kata.impl import Implementation
 from tests.support.batching import (
     Session,
     cancel,
@@ -17,8 +19,6 @@ from tests.support.batching import (
     sends,
     submit,
 )
-from tests.support.checks import expect_value_error
-from tests.support.impl import Implementation
 
 pytestmark = pytest.mark.batch_validation
 

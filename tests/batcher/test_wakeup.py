@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kata.impl import Implementation
 from tests.support.batching import (
     Session,
     cancel,
@@ -15,7 +16,6 @@ from tests.support.batching import (
     wakes,
     wakeup,
 )
-from tests.support.impl import Implementation
 
 pytestmark = [pytest.mark.batch_wakeup, pytest.mark.rules(15)]
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.checks import expect_value_error
+from kata.checks import expect_value_error
+from kata.impl import Implementation
 from tests.support.crediting import (
     Session,
     Step,
@@ -24,7 +25,6 @@ from tests.support.crediting import (
     state,
     submit,
 )
-from tests.support.impl import Implementation
 
 pytestmark = pytest.mark.credits_errors
 

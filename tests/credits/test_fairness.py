@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.checks import expect_that
+from kata.checks import expect_that
+from kata.impl import Implementation
 from tests.support.crediting import (
     Session,
     deposit,
@@ -20,7 +21,6 @@ from tests.support.crediting import (
     started,
     submit,
 )
-from tests.support.impl import Implementation
 
 pytestmark = pytest.mark.credits_fairness
 

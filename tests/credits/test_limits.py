@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kata.impl import Implementation
 from tests.support.crediting import (
     Session,
     deposit,
@@ -15,7 +16,6 @@ from tests.support.crediting import (
     started,
     submit,
 )
-from tests.support.impl import Implementation
 
 pytestmark = [pytest.mark.credits_limits, pytest.mark.rules(13)]
 

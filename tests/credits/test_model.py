@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.checks import expect_that
+from kata.checks import expect_that
+from kata.impl import Implementation
 from tests.support.crediting import (
     Model,
     Session,
@@ -34,7 +35,6 @@ from tests.support.crediting import (
     state,
     submit,
 )
-from tests.support.impl import Implementation
 
 pytestmark = [pytest.mark.credits_model, pytest.mark.rules(2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 14)]
 

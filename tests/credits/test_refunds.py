@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kata.impl import Implementation
 from tests.support.crediting import (
     Session,
     balance,
@@ -20,7 +21,6 @@ from tests.support.crediting import (
     state,
     submit,
 )
-from tests.support.impl import Implementation
 
 pytestmark = pytest.mark.credits_refunds
 

@@ -1,6 +1,6 @@
 """A scheduling decision costs O(log n) in the waiting jobs: never a rescan of all of them.
 
-Measured two ways (tests/support/cost.py).  Counted, with n waiting jobs in
+Measured two ways (kata/cost.py).  Counted, with n waiting jobs in
 each of two accounts, at n and at 8n: the Python lines of fifty decisions (a
 start, then the job ends): a heap's work per decision grows like log n, a
 rescan's like n; the same on any machine.  Timed, with n jobs waiting in one
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.checks import expect
-from tests.support.cost import CPU_US, TIMED_GROWTH, TIMED_LEVEL, Growth, cost_question
+from kata.checks import expect
+from kata.cost import CPU_US, TIMED_GROWTH, TIMED_LEVEL, Growth, cost_question
+from kata.impl import Implementation
+from kata.outcomes import Question
 from tests.support.crediting import per_decision, timed_decisions_question
-from tests.support.impl import Implementation
-from tests.support.outcomes import Question
 
 pytestmark = [pytest.mark.credits_scaling, pytest.mark.rules(16)]
 

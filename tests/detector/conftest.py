@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from kata.impl import Implementation
+from kata.plugin import implementation
 from tests.support.detecting import Detector
-from tests.support.impl import Implementation
-from tests.support.plugin import implementation
 
 
 @pytest.fixture(scope="session")

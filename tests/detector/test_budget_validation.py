@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from tests.support.checks import expect_value_error
+from kata.checks import expect_value_error
+from kata.impl import Implementation
 from tests.support.detecting import Budget, budget_question
-from tests.support.impl import Implementation
 
 pytestmark = [pytest.mark.validation, pytest.mark.rules(10)]
 

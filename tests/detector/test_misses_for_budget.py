@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.checks import expect, expect_that
+from kata.checks import expect, expect_that
+from kata.impl import Implementation
 from tests.support.detecting import Budget, budget_question, smallest_k
-from tests.support.impl import Implementation
 
 pytestmark = [pytest.mark.threshold, pytest.mark.rules(9)]
 

@@ -15,7 +15,9 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from tests.support.checks import KataFailure, expect, returns
+from kata.checks import KataFailure, expect, returns
+from kata.impl import Implementation
+from kata.outcomes import Returned, ask_all
 from tests.support.detecting import (
     Session,
     monitor_started,
@@ -23,8 +25,6 @@ from tests.support.detecting import (
     session_question,
     step_line,
 )
-from tests.support.impl import Implementation
-from tests.support.outcomes import Returned, ask_all
 
 pytestmark = [pytest.mark.monitor, pytest.mark.rules(11)]
 

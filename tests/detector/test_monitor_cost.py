@@ -1,6 +1,6 @@
 """The monitor's cost: a beat O(1), a check O(1 + ranks reported), amortized.
 
-Measured two ways (tests/support/cost.py), in a job where nobody is
+Measured two ways (kata/cost.py), in a job where nobody is
 reported.  Counted, at n ranks and at 8n: the Python lines a beat and a
 check execute, ranks beating in shuffled orders (seeded), must stay level
 within x2.  Timed, at n ranks and at 64n: the CPU time of a beat (ranks
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.checks import expect
-from tests.support.cost import CPU_US, GROWTH, TIMED_GROWTH, TIMED_LEVEL, Growth
+from kata.checks import expect
+from kata.cost import CPU_US, GROWTH, TIMED_GROWTH, TIMED_LEVEL, Growth
+from kata.impl import Implementation
 from tests.support.detecting import MonitorWorkload, monitor_cost_question, monitor_timed_question
-from tests.support.impl import Implementation
 
 pytestmark = [pytest.mark.monitor_cost, pytest.mark.rules(13)]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.checks import expect_value_error
+from kata.checks import expect_value_error
+from kata.impl import Implementation
 from tests.support.detecting import Session, session_question
-from tests.support.impl import Implementation
 
 pytestmark = [pytest.mark.validation, pytest.mark.rules(12)]
 

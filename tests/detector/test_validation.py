@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.checks import expect_value_error
+from kata.checks import expect_value_error
 from tests.support.detecting import Call, Detector, beats, detect_question
 
 pytestmark = pytest.mark.validation

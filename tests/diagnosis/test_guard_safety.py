@@ -6,10 +6,10 @@ from fractions import Fraction
 
 import pytest
 
-from tests.support.checks import expect
+from kata.checks import expect
+from kata.impl import Implementation
 from tests.support.detecting import Row
 from tests.support.diagnosing import Report, guard_question
-from tests.support.impl import Implementation
 
 pytestmark = pytest.mark.guard_safety
 

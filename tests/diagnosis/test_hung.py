@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.checks import expect
+from kata.checks import expect
+from kata.impl import Implementation
 from tests.support.detecting import Row
 from tests.support.diagnosing import (
     Beat,
@@ -15,7 +16,6 @@ from tests.support.diagnosing import (
     diagnose_oracle,
     diagnose_question,
 )
-from tests.support.impl import Implementation
 
 pytestmark = pytest.mark.hung
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.checks import expect
+from kata.checks import expect
+from kata.impl import Implementation
 from tests.support.diagnosing import Beat, Case, HungRow, diagnose_question
-from tests.support.impl import Implementation
 
 pytestmark = [pytest.mark.hung_order, pytest.mark.rules(4)]
 

@@ -6,7 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from tests.support.checks import expect
+from kata.checks import expect
+from kata.impl import Implementation
 from tests.support.detecting import Row
 from tests.support.diagnosing import (
     Beat,
@@ -16,7 +17,6 @@ from tests.support.diagnosing import (
     diagnose_question,
     guard_question,
 )
-from tests.support.impl import Implementation
 
 pytestmark = [pytest.mark.diagnosis_input, pytest.mark.rules(5)]
 

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.checks import expect
+from kata.checks import expect
+from kata.impl import Implementation
 from tests.support.detecting import Row
 from tests.support.diagnosing import Report, guard_oracle, guard_question
-from tests.support.impl import Implementation
 
 pytestmark = pytest.mark.mass_silence
 

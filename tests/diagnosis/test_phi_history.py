@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.checks import expect
+from kata.checks import expect
+from kata.impl import Implementation
 from tests.support.diagnosing import (
     available_at,
     beats_every,
@@ -13,7 +14,6 @@ from tests.support.diagnosing import (
     trace_oracle,
     trace_question,
 )
-from tests.support.impl import Implementation
 
 pytestmark = pytest.mark.phi_history
 

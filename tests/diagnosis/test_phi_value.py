@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.checks import expect
+from kata.checks import expect
+from kata.impl import Implementation
 from tests.support.diagnosing import (
     RELATIVE,
     at_its_own_phi_question,
@@ -17,7 +18,6 @@ from tests.support.diagnosing import (
     trace_oracle,
     trace_question,
 )
-from tests.support.impl import Implementation
 
 pytestmark = pytest.mark.phi_value
 

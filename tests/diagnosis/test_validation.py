@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.checks import expect, expect_value_error
+from kata.checks import expect, expect_value_error
+from kata.impl import Implementation
 from tests.support.detecting import Row
 from tests.support.diagnosing import (
     Beat,
@@ -20,7 +21,6 @@ from tests.support.diagnosing import (
     phi_clock_back,
     phi_construction,
 )
-from tests.support.impl import Implementation
 
 pytestmark = pytest.mark.diagnosis_validation
 

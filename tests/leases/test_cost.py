@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.checks import expect
-from tests.support.cost import Growth
-from tests.support.impl import Implementation
+from kata.checks import expect
+from kata.cost import Growth
+from kata.impl import Implementation
 from tests.support.leasing import cost
 
 pytestmark = [pytest.mark.lease_cost, pytest.mark.rules(12)]

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.checks import expect_value_error
-from tests.support.impl import Implementation
+from kata.checks import expect_value_error
+from kata.impl import Implementation
 from tests.support.leasing import (
     Session,
     Step,

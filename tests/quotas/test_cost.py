@@ -3,7 +3,7 @@
 A cluster of 2n GPUs, one tenant idle within its quota of n, the other
 running 2n one-GPU jobs, n of them borrowed. Forty times: the idle tenant
 asks for one GPU (a reclaim of one borrowed job), then that job finishes
-and the preempted one starts again. Counted (tests/support/cost.py): the
+and the preempted one starts again. Counted (kata/cost.py): the
 Python lines per round at n and at 8n; a scheduler that rescans or sorts the
 running jobs to find a victim does 8x the work.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.checks import expect
-from tests.support.cost import Growth
-from tests.support.impl import Implementation
+from kata.checks import expect
+from kata.cost import Growth
+from kata.impl import Implementation
 from tests.support.preempting import cost
 
 pytestmark = [pytest.mark.quota_cost, pytest.mark.rules(18)]

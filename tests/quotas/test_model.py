@@ -23,8 +23,8 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from tests.support.checks import expect_that
-from tests.support.impl import Implementation
+from kata.checks import expect_that
+from kata.impl import Implementation
 from tests.support.preempting import (
     Model,
     Session,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.impl import Implementation
+from kata.impl import Implementation
 from tests.support.preempting import (
     Session,
     decided,

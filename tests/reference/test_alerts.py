@@ -15,10 +15,10 @@ import urllib.request
 
 import pytest
 
+from kata.exercises import ROOT
 from solution.live.collector import Collector
 from solution.live.metrics import Metrics
 from solution.live.wire import encode
-from tests.support.exercises import ROOT
 
 pytestmark = pytest.mark.reference
 

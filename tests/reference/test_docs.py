@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.exercises import POINTS
+from kata.exercises import POINTS
 
 pytestmark = pytest.mark.reference
 

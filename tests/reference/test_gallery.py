@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.exercises import EXERCISES, POINTS, ROOT
+from kata.exercises import EXERCISES, POINTS, ROOT
 from tests.support.subprocess_kata import run_kata
 
 pytestmark = pytest.mark.reference
@@ -110,20 +110,16 @@ def test_each_right_answer_passes_every_point_it_attempts(
 
 
 @pytest.mark.parametrize("module", STARTERS, ids=name)
-def test_an_untouched_starter_fails_every_point_saying_what_is_missing(
+def test_an_untouched_starter_attempts_no_point_and_fails_none(
     cards: dict[str, Card], module: Path
 ) -> None:
+    """A stub still raising NotImplementedError is unwritten, not wrong: an interviewer
+    scoring a candidate who ran out of time reads "not attempted", never "failed"."""
     card = cards[name(module)]
     assert list(card["exercises"].values()).count("attempted") == 1, card["exercises"]
-    attempted = {
-        p: s
-        for p, s in card["points"].items()
-        if s["result"] not in ("not attempted", "scored in the interview")
-    }
-    assert attempted, f"{name(module)} attempted nothing"
-    for point, score in attempted.items():
-        assert score["result"] == "failed", f"{point}: {score}"
-        assert all(s.startswith("not implemented yet") for s in score["symptoms"]), score
+    results = {p: s["result"] for p, s in card["points"].items()}
+    assert set(results.values()) <= {"not attempted", "scored in the interview"}, results
+    assert "not attempted" in results.values(), results
 
 
 def _functions(outcomes: dict[str, str]) -> dict[str, set[str]]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.exercises import EXERCISES
+from kata.exercises import EXERCISES
 from tests.support.subprocess_kata import run_kata
 
 pytestmark = pytest.mark.reference
@@ -141,9 +141,31 @@ def test_a_warning_from_outside_the_project_never_turns_a_failure_into_a_crash(
     assert "This is mistake detector/inclusive_boundary" in result.stdout
 
 
-def test_an_untouched_starter_fails_at_once(tmp_path: Path) -> None:
-    """NotImplementedError is not retried by hypothesis: one line per test, no shrinking."""
+def test_an_untouched_starter_is_not_attempted_at_once(tmp_path: Path) -> None:
+    """NotImplementedError is not retried by hypothesis, and an unwritten function is
+    not a wrong one: every point not attempted, nothing failed, no shrinking."""
     result = run_kata("--impl", "starters/detector.py", "--rubric", profile="kata")
-    assert result.returncode == TESTS_FAILED
-    assert "not implemented yet: detect" in result.stdout
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "not attempted: detect is not written yet" in result.stdout
+    assert "0 of 11 points passed, 0 partial, 0 failed, 11 not attempted" in result.stdout
     assert "Falsifying example" not in result.stdout
+
+
+def test_a_function_written_for_some_calls_only_fails_the_others(tmp_path: Path) -> None:
+    """NotImplementedError from a function that answers other calls is a failure: the
+    branch it guards is the candidate's to write."""
+    module = tmp_path / "branchy.py"
+    module.write_text(
+        "from solution import Heartbeat, Stopped, detect as _detect\n"
+        "def detect(heartbeats, *, world_size, start, now, timeout):\n"
+        "    heartbeats = list(heartbeats)\n"
+        "    if not heartbeats:\n"
+        "        raise NotImplementedError('an empty log')\n"
+        "    return _detect(heartbeats, world_size=world_size, start=start, now=now,\n"
+        "                   timeout=timeout)\n"
+    )
+    result = run_kata("--impl", str(module), "--rubric", "-k", "test_never_heard", profile="kata")
+    assert "detect raised NotImplementedError on this call, though it answers others" in (
+        result.stdout
+    ), result.stdout[-3000:]
+    assert result.returncode == TESTS_FAILED

@@ -25,8 +25,8 @@ from typing import Any
 
 import pytest
 
+from kata.exercises import ROOT
 from tests.support.cli_runs import ctrl_c_as_at_a_terminal
-from tests.support.exercises import ROOT
 
 pytestmark = pytest.mark.reference
 
@@ -119,8 +119,8 @@ CASES = [
     ),
     Case(
         "patches_the_harness",
-        "import tests.support.outcomes\n"
-        "tests.support.outcomes.Returned.__eq__ = lambda self, other: True\n"
+        "import kata.outcomes\n"
+        "kata.outcomes.Returned.__eq__ = lambda self, other: True\n"
         + RIGHT
         + "def detect(beats, *, world_size, start, now, timeout):\n"
         "    return [s for s in right(beats, world_size=world_size, start=start, now=now,\n"
@@ -299,7 +299,7 @@ def _judged_children(parent: int, *, seconds: float) -> list[int]:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         found = subprocess.run(
-            ["pgrep", "-P", str(parent), "-f", "tests.support.judged"],
+            ["pgrep", "-P", str(parent), "-f", "kata.process.judged"],
             capture_output=True,
             text=True,
             check=False,

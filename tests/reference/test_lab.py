@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kata.exercises import ROOT
 from solution.detector import Heartbeat, Stopped, detect
 from solution.diagnosis import PhiAccrual, guard_mass_silence
 from solution.lab import Job, Outcome, causes, run
@@ -24,7 +25,6 @@ from solution.lab import detectors as lab
 from solution.lab.scenarios import DEAD
 from solution.lab.trace import Trace
 from tests.support.cli_runs import python_m
-from tests.support.exercises import ROOT
 
 pytestmark = pytest.mark.reference
 

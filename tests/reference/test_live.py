@@ -25,6 +25,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kata.exercises import ROOT
 from solution.live.collector import Collector
 from solution.live.demo import live
 from solution.live.group import group_sockets
@@ -32,7 +33,6 @@ from solution.live.metrics import Metrics
 from solution.live.sender import Sender
 from solution.live.wire import Datagram, Malformed, encode, parse
 from tests.support.cli_runs import ctrl_c_as_at_a_terminal, python_m
-from tests.support.exercises import ROOT
 
 pytestmark = pytest.mark.reference
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kata.cost import growth, work
 from solution.diagnosis import PhiAccrual
 from solution.diagnosis.phi_monitor import PhiMonitor
-from tests.support.cost import growth, work
 
 pytestmark = pytest.mark.reference
 

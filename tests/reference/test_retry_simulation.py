@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from tests.support.exercises import ROOT
+from kata.exercises import ROOT
 from variants.retry.simulation import (
     BUDGETS,
     contention,

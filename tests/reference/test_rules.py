@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.exercises import EXERCISES, Exercise
+from kata.exercises import EXERCISES, Exercise
 
 pytestmark = pytest.mark.reference
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tests.support.exercises import ROOT
+from kata.exercises import ROOT
 
 pytestmark = pytest.mark.reference
 

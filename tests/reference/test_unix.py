@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from kata.exercises import ROOT
 from tests.support.cli_runs import ctrl_c_as_at_a_terminal
-from tests.support.exercises import ROOT
 
 pytestmark = pytest.mark.reference
 

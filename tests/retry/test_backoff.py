@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.checks import expect, expect_each
-from tests.support.impl import Implementation
+from kata.checks import expect, expect_each
+from kata.impl import Implementation
 from tests.support.retrying import backoff
 
 pytestmark = [pytest.mark.retry_backoff, pytest.mark.rules(1)]

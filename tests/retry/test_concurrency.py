@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.checks import expect
-from tests.support.impl import Implementation
+from kata.checks import expect
+from kata.impl import Implementation
 from tests.support.retrying import duplicate_while_running, racing_threads
 
 pytestmark = pytest.mark.retry_concurrency

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.checks import expect
-from tests.support.impl import Implementation
+from kata.checks import expect
+from kata.impl import Implementation
 from tests.support.retrying import Step, store
 
 pytestmark = pytest.mark.retry_idempotency

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.checks import expect_that
-from tests.support.impl import Implementation
+from kata.checks import expect_that
+from kata.impl import Implementation
 from tests.support.retrying import OK, Script, failure, retries, waits_and_jitter
 
 pytestmark = pytest.mark.retry_limits

@@ -23,8 +23,8 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from tests.support.checks import expect
-from tests.support.impl import Implementation
+from kata.checks import expect
+from kata.impl import Implementation
 from tests.support.retrying import OK, Campaign, Script, campaign, campaign_model
 
 pytestmark = [pytest.mark.retry_limits, pytest.mark.rules(9, 13)]

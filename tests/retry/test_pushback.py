@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.checks import expect_that
-from tests.support.impl import Implementation
+from kata.checks import expect_that
+from kata.impl import Implementation
 from tests.support.retrying import OK, Script, failure, retries
 
 pytestmark = [pytest.mark.retry_pushback, pytest.mark.rules(10)]

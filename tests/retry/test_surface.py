@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from tests.support.checks import expect_that
-from tests.support.impl import Implementation
+from kata.checks import expect_that
+from kata.impl import Implementation
 from tests.support.retrying import OK, Script, failure, retries
 
 pytestmark = pytest.mark.retry_surface

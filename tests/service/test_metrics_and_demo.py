@@ -14,10 +14,10 @@ from random import Random
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from kata.exercises import ROOT
 from tests.service.conftest import Clock
 from tests.service.test_store import MakeStore, batch
 from tests.support.cli_runs import python_m
-from tests.support.exercises import ROOT
 from variants.jobs.backends import open_store
 from variants.jobs.metrics import exposition
 from variants.jobs.model import Failed

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.exercises import ROOT
+from kata.exercises import ROOT
 from variants.jobs.backends import open_store
 from variants.jobs.intake import Submitted
 from variants.jobs.store import Settings, Store

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-from tests.support.impl import Implementation, Module
-from tests.support.outcomes import Question, ShapeError, brief
+from kata.impl import Implementation, Module
+from kata.outcomes import Question, ShapeError, brief
 from tests.support.sessions import Shown, Transcript, expect_transcript, play
 
 Step = tuple[Any, ...]

@@ -18,8 +18,8 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tests.support.exercises import ROOT
-from tests.support.outcomes import time_limit
+from kata.exercises import ROOT
+from kata.outcomes import time_limit
 
 SECONDS = 10.0  # no input may keep a command busy longer
 

@@ -17,10 +17,10 @@ from fractions import Fraction
 from functools import partial
 from typing import Any, NamedTuple
 
-from tests.support.checks import answer, expect, expect_each, expect_that, expect_value_error
-from tests.support.cost import GROWTH, LEVEL, TIMED_GROWTH, Growth, timed_question, work
-from tests.support.impl import Handle, Implementation, Module
-from tests.support.outcomes import (
+from kata.checks import answer, expect, expect_each, expect_that, expect_value_error
+from kata.cost import GROWTH, LEVEL, TIMED_GROWTH, Growth, timed_question, work
+from kata.impl import Handle, Implementation, Module
+from kata.outcomes import (
     Question,
     ShapeError,
     brief,

@@ -17,9 +17,9 @@ from fractions import Fraction
 from functools import partial
 from typing import Any, NamedTuple
 
+from kata.impl import Module
+from kata.outcomes import Question, ShapeError, brief, must_be_list, shown_list
 from tests.support.detecting import Row, rows
-from tests.support.impl import Module
-from tests.support.outcomes import Question, ShapeError, brief, must_be_list, shown_list
 
 RELATIVE, ABSOLUTE = 1e-9, 1e-12  # phi's tolerance: it is a float by nature
 

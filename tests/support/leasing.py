@@ -22,9 +22,9 @@ from functools import partial
 from random import Random
 from typing import Any
 
-from tests.support.cost import cost_question, work
-from tests.support.impl import Implementation, Module
-from tests.support.outcomes import Question, ShapeError, brief
+from kata.cost import cost_question, work
+from kata.impl import Implementation, Module
+from kata.outcomes import Question, ShapeError, brief
 from tests.support.sessions import Shown, Transcript, expect_transcript, play
 
 Step = tuple[Any, ...]

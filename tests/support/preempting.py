@@ -20,9 +20,9 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
-from tests.support.cost import cost_question, work
-from tests.support.impl import Implementation, Module
-from tests.support.outcomes import Question, ShapeError, brief
+from kata.cost import cost_question, work
+from kata.impl import Implementation, Module
+from kata.outcomes import Question, ShapeError, brief
 from tests.support.sessions import Shown, Transcript, expect_transcript, play
 
 Step = tuple[Any, ...]

@@ -23,8 +23,8 @@ from pathlib import Path
 from random import Random
 from typing import Any, NamedTuple
 
-from tests.support.impl import Module
-from tests.support.outcomes import HARNESS, Question, ShapeError, brief, shown_list
+from kata.impl import Module
+from kata.outcomes import HARNESS, Question, ShapeError, brief, shown_list
 
 
 def _int(value: Any, what: str) -> int:

@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.support.checks import KataFailure, returns, settled
-from tests.support.impl import Implementation, Module
-from tests.support.outcomes import Outcome, Question, Returned, ShapeError, ask, where_raised
+from kata.checks import KataFailure, returns, settled
+from kata.impl import Implementation, Module
+from kata.outcomes import Outcome, Question, Returned, ShapeError, ask, where_raised
 
 Observation = Any
 

@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from tests.support.exercises import ROOT
+from kata.exercises import ROOT
 
 
 def run_kata(

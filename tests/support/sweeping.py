@@ -14,10 +14,10 @@ from fractions import Fraction
 from functools import partial
 from typing import Any, NamedTuple
 
-from tests.support.checks import answer, expect, expect_that, expect_value_error
-from tests.support.cost import work
-from tests.support.impl import Implementation, Module
-from tests.support.outcomes import Question, ShapeError, brief, must_be_list, shown_list
+from kata.checks import answer, expect, expect_that, expect_value_error
+from kata.cost import work
+from kata.impl import Implementation, Module
+from kata.outcomes import Question, ShapeError, brief, must_be_list, shown_list
 
 
 class Span(NamedTuple):

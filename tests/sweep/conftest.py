@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.impl import Implementation
-from tests.support.plugin import implementation
+from kata.impl import Implementation
+from kata.plugin import implementation
 from tests.support.sweeping import Sweep
 
 

@@ -1,6 +1,6 @@
 """overlapping_jobs in O(n log n + pairs), counted: never every interval against every other.
 
-Work is the Python lines executed (tests/support/cost.py), never time.  On a staircase of
+Work is the Python lines executed (kata/cost.py), never time.  On a staircase of
 intervals, each overlapping only the next, pairs grow linearly with n: the
 sweep's work per interval grows like log n at most, all pairs' like n.
 """
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.checks import expect
-from tests.support.cost import Growth, cost_question
-from tests.support.impl import Implementation, load_here
-from tests.support.outcomes import Question, ask
+from kata.checks import expect
+from kata.cost import Growth, cost_question
+from kata.impl import Implementation, load_here
+from kata.outcomes import Question, ask
 from tests.support.sweeping import per_interval
 
 pytestmark = [pytest.mark.sweep_scaling, pytest.mark.rules(6)]

@@ -1,6 +1,6 @@
 """The judge: the module under test runs in a process of its own; the verdict is made here.
 
-A `Judge` starts the judged process (`tests.support.judged`), has it import
+A `Judge` starts the judged process (`kata.process.judged`), has it import
 the module, and sends it questions; each comes back as a plain outcome (a
 value made of builtins and the harness's own records, read by an unpickler
 that refuses anything else), which the tests compare here.  Nothing the
@@ -35,10 +35,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tests.support.exercises import ROOT, Exercise
-from tests.support.impl import LoadError, NotImplementedYet
-from tests.support.judged import HEADER
-from tests.support.outcomes import (
+from kata.exercises import ROOT, Exercise
+from kata.impl import LoadError, NotImplementedYet
+from kata.outcomes import (
     Malformed,
     Outcome,
     Question,
@@ -47,6 +46,7 @@ from tests.support.outcomes import (
     shorten,
     with_shown,
 )
+from kata.process.judged import HEADER
 
 CHUNK = 256  # questions sent in one message: fewer round trips, little waste on a failure
 # The time limits count the judged process's CPU time, which a busy machine does not use
@@ -143,7 +143,7 @@ class _Child:
         self.output, output_w = os.pipe()
         boot = (
             f"import sys; sys.path[:] = {list(paths)!r} + [p for p in sys.path if p]; "
-            "from tests.support.judged import main; main()"
+            "from kata.process.judged import main; main()"
         )
         environment = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONUNBUFFERED": "1"}
         try:
@@ -290,6 +290,11 @@ class Judge:
         self.test, self.test_spent, self.run_spent = "", 0.0, 0.0
         self.test_output = Kept()
         self.void, self.exercise = "", ""
+        self.answered: dict[str, set[str]] = {}  # exercise -> functions that answered a call
+
+    def written(self, exercise: Exercise, function: str) -> bool:
+        """Whether `function` has answered a call in this run (it is not a stub)."""
+        return function in self.answered.get(exercise.name, ())
 
     # --- the run's life ------------------------------------------------------------------
 
@@ -458,6 +463,8 @@ class Judge:
                 "",
             )
         kind = reply[0]
+        if kind in ("outcome", "not implemented", "not attempted", "exited"):
+            self.answered.setdefault(self.exercise, set()).update(reply[-1])
         if kind == "outcome":
             outcome: Outcome = with_shown(question, reply[1])
             if isinstance(outcome, Raised) and outcome.kind == "MemoryError":
@@ -607,7 +614,7 @@ class _PlainUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         if (module == "builtins" and name in _BUILTINS) or (module, name) in _ALLOWED:
             return super().find_class(module, name)
-        if module.startswith("tests.support.") and module != "tests.support.judged":
+        if module.startswith(("tests.support.", "kata.")) and module != "kata.process.judged":
             found = super().find_class(module, name)
             if isinstance(found, type):
                 return found

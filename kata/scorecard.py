@@ -25,10 +25,10 @@ from typing import Any
 import pytest
 from hypothesis import is_hypothesis_test
 
-from tests.support import catalogue
-from tests.support.exercises import POINTS
-from tests.support.impl import Kata
-from tests.support.judge import Event, Judge
+from kata import catalogue
+from kata.exercises import POINTS
+from kata.impl import Kata
+from kata.process.judge import Event, Judge
 
 MISTAKES_PROPERTY = "kata_mistakes"
 SYMPTOM_PROPERTY = "kata_symptom"
@@ -86,6 +86,12 @@ class Scorecard:
         test = self.tests.get(nodeid)
         if test is not None and test.outcome == "failed":
             test.mistakes, test.symptom = mistakes, symptom or test.symptom
+
+    def failed_after_all(self, nodeid: str, symptom: str) -> None:
+        """A test skipped as not attempted that, seen with the whole run, failed."""
+        test = self.tests.get(nodeid)
+        if test is not None and test.outcome == "skipped":
+            test.outcome, test.symptom = "failed", symptom
 
     def pytest_keyboard_interrupt(self) -> None:
         self.interrupted = True

@@ -21,8 +21,8 @@ from functools import cache
 
 import pytest
 
-from tests.support.exercises import EXERCISES, Exercise
-from tests.support.impl import (
+from kata.exercises import EXERCISES, Exercise
+from kata.impl import (
     Implementation,
     LoadError,
     Module,
@@ -30,7 +30,7 @@ from tests.support.impl import (
     here,
     import_source,
 )
-from tests.support.outcomes import Outcome, Question, ask
+from kata.outcomes import Outcome, Question, ask
 
 REPLAY_SECONDS = 5.0  # CPU seconds for a known mistake's answer to one question, when replayed
 

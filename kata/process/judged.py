@@ -1,8 +1,8 @@
 """The judged process: it imports the module under test and answers questions about it.
 
-    python -c "...; from tests.support.judged import main; main()" REQUESTS REPLIES MEMORY
+    python -c "...; from kata.process.judged import main; main()" REQUESTS REPLIES MEMORY
 
-The judge (`tests.support.judge`) starts this process, sends it requests on
+The judge (`kata.process.judge`) starts this process, sends it requests on
 the file descriptor REQUESTS and reads replies on REPLIES; the module's own
 output goes to standard output and error, which the judge reads apart.  A
 request is ``("load", path, source)``, ``("ask", exercise, test, [ask, ...])``,
@@ -36,12 +36,12 @@ MAX_REPLY = 64 * 2**20  # bytes: a larger answer is refused, not sent
 FILE_LIMIT = 256 * 2**20  # bytes: the largest file the module may write
 # The harness modules an ask may use: imported, then snapshotted, before the module is.
 HARNESS = (
-    "tests.support.exercises",
-    "tests.support.impl",
-    "tests.support.outcomes",
-    "tests.support.checks",
+    "kata.exercises",
+    "kata.impl",
+    "kata.outcomes",
+    "kata.checks",
     "tests.support.sessions",
-    "tests.support.cost",
+    "kata.cost",
     "tests.support.detecting",
     "tests.support.sweeping",
     "tests.support.retrying",
@@ -117,7 +117,7 @@ class _Answerer:
         self.channel, self.harness, self.fingerprint = channel, harness, fingerprint
         self.modules: dict[str, Any] = {}
         self.tampered, self.test = "", ""
-        from tests.support import outcomes
+        from kata import outcomes
 
         self.settle, self.raised = outcomes.settle, outcomes.raised
         self.not_implemented, self.not_attempted = _markers()
@@ -144,7 +144,7 @@ class _Answerer:
                 return
 
     def load(self, source: str, shown: str) -> Any:
-        from tests.support.impl import LoadError, import_source, modules_of
+        from kata.impl import LoadError, import_source, modules_of
 
         try:
             module = None if source == "reference" else import_source(source)
@@ -179,7 +179,9 @@ class _Answerer:
         except BaseException as error:  # KeyboardInterrupt from the module: its own exception
             outcome = ("outcome", self.raised(error, module.file))
         _flush()
-        return ("void", self.tampered) if self.tampered else outcome
+        if self.tampered:
+            return ("void", self.tampered)
+        return (*outcome, frozenset(module.answered))  # what is written so far, for the judge
 
     def check_the_harness(self) -> None:
         if not self.tampered:
@@ -188,7 +190,7 @@ class _Answerer:
 
 
 def _markers() -> tuple[type[BaseException], type[BaseException]]:
-    from tests.support.impl import NotAttempted, NotImplementedYet
+    from kata.impl import NotAttempted, NotImplementedYet
 
     return NotImplementedYet, NotAttempted
 

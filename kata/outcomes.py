@@ -6,7 +6,7 @@ module and returns the answer in a normal form (plain tuples), so answers of
 modules with different types compare equal when their fields do.  The
 function is data: a module-level function of the harness, or a
 `functools.partial` of one, so that it can be sent to the process where the
-judged module runs (`tests.support.judge`); only the plain answer comes back.
+judged module runs (`kata.process.judge`); only the plain answer comes back.
 
 The `Outcome` of asking is what came back (`Returned`), what was raised
 (`Raised`, compared by kind, never by message wording), an answer of the
@@ -30,10 +30,10 @@ from pathlib import Path
 from types import FrameType, TracebackType
 from typing import TYPE_CHECKING, Any
 
-from tests.support.impl import Module, NotAttempted
+from kata.impl import Module, NotAttempted
 
 if TYPE_CHECKING:
-    from tests.support.impl import Implementation
+    from kata.impl import Implementation
 
 HARNESS = Path(__file__).resolve().parent
 SHOWN = 2_000  # characters of one value shown in a message, at most

@@ -49,11 +49,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from tests.support.exercises import POINTS
-from tests.support.outcomes import Outcome, Question
+from kata.exercises import POINTS
+from kata.outcomes import Outcome, Question
 
 if TYPE_CHECKING:  # the gallery is the judge's, never imported where the module runs
-    from tests.support.catalogue import Mistake
+    from kata.catalogue import Mistake
 
 KEPT_PER_TEST = 24  # passing checks recorded per test
 
@@ -176,7 +176,7 @@ class Ledger:
     def _witnessed(self, failure: Check) -> list[Mistake]:
         """The mistakes that give the candidate's answer on `failure`: its witness."""
         if id(failure) not in self._witnesses:
-            from tests.support import catalogue
+            from kata import catalogue
 
             self._witnesses[id(failure)] = [
                 mistake
@@ -214,7 +214,7 @@ class Ledger:
         return not costly or mistake.point == check.point
 
     def _answers_of(self, mistake: Mistake, check: Check) -> tuple[Outcome, ...] | None:
-        from tests.support import catalogue
+        from kata import catalogue
 
         key = (mistake.id, id(check))
         if key not in self._answers:

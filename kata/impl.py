@@ -10,16 +10,18 @@ Two views of one module, on two sides of a process boundary:
 
 - `Module` is the module itself, in the process that imported it: its
   names, its record types.  A question's `ask` gets a `Module` (in the judged
-  process, `tests.support.judged`; or here, for the gallery's known mistakes,
+  process, `kata.process.judged`; or here, for the gallery's known mistakes,
   which are trusted code).
 - `Implementation` is what the tests hold: which names the module provides,
   and an `Asker` that puts questions to it and returns plain outcomes.  The
-  judged module's asker is a `tests.support.judge.Judge`, another process; a
+  judged module's asker is a `kata.process.judge.Judge`, another process; a
   trusted module's is `InProcess`.
 
 A candidate's NotImplementedError becomes `NotImplementedYet`, which is not an
-`Exception`, so no property test retries or shrinks it: an untouched starter
-fails every test at once.
+`Exception`, so no property test retries or shrinks it.  A name that has
+answered no call yet (returned, or raised anything else) is *unwritten*: the
+test that reached it is not attempted.  A name that answers some calls and
+raises NotImplementedError on others has failed those.
 """
 
 from __future__ import annotations
@@ -36,10 +38,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tests.support.exercises import EXERCISES, Exercise
+from kata.exercises import EXERCISES, Exercise
 
 if TYPE_CHECKING:
-    from tests.support.outcomes import Outcome, Question
+    from kata.outcomes import Outcome, Question
 
 ENVIRONMENT_VARIABLE = "KATA_IMPL"
 REFERENCE = "reference"
@@ -53,8 +55,12 @@ class NotImplementedYet(BaseException):
     """A candidate's NotImplementedError, lifted past every `except Exception`.
 
     Hypothesis catches Exceptions to shrink them; this it lets through, so a
-    stub fails its test on the first call.
+    stub ends its test on the first call.  Its one argument names the function.
     """
+
+    @property
+    def name(self) -> str:
+        return str(self.args[0]) if self.args else "a function"
 
 
 class NotAttempted(BaseException):
@@ -82,6 +88,9 @@ class Module:
     file: str | None = None  # the module's file, to point at the line that raised
     _guarded: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     _kept: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
+    # The functions that have answered a call: returned, or raised anything but
+    # NotImplementedError.  What is not here and raises it is not written yet.
+    answered: set[str] = field(default_factory=set, compare=False, repr=False)
 
     @property
     def is_reference(self) -> bool:
@@ -95,7 +104,7 @@ class Module:
         if not self.provides(name):
             raise NotAttempted(f"not attempted: {self.source} provides no {name}")
         if name not in self._guarded:
-            self._guarded[name] = guarded(self.namespace[name])
+            self._guarded[name] = guarded(self.namespace[name], self.answered)
         return self._guarded[name]
 
     def keep(self, thing: Any, what: str) -> Handle:
@@ -207,31 +216,38 @@ def _has(module: ModuleType, path: str) -> bool:
     return True
 
 
-def guarded(thing: Any) -> Any:
-    """`thing` with NotImplementedError turned into NotImplementedYet.
+def guarded(thing: Any, answered: set[str]) -> Any:
+    """`thing` with NotImplementedError turned into NotImplementedYet, and each function
+    that answers a call (returns, or raises anything else) added to `answered`.
 
     A class gets a subclass whose own methods are wrapped, so instances still
     pass isinstance checks and behave as the candidate wrote them.
     """
     if inspect.isclass(thing):
         wrapped = {
-            name: _lift(member)
+            name: _lift(member, answered)
             for name in dir(thing)
             if inspect.isfunction(member := inspect.getattr_static(thing, name))
             and (name == "__init__" or not name.startswith("__"))
         }
         return type(thing.__name__, (thing,), {**wrapped, "__qualname__": thing.__qualname__})
-    return _lift(thing)
+    return _lift(thing, answered)
 
 
-def _lift(function: Callable[..., Any]) -> Callable[..., Any]:
+def _lift(function: Callable[..., Any], answered: set[str]) -> Callable[..., Any]:
+    qualname = str(getattr(function, "__qualname__", "a function"))
+
     @functools.wraps(function)
     def call(*args: Any, **kwargs: Any) -> Any:
         try:
-            return function(*args, **kwargs)
-        except NotImplementedError as error:
-            name = str(error) or getattr(function, "__qualname__", "a function")
-            raise NotImplementedYet(name) from None
+            result = function(*args, **kwargs)
+        except NotImplementedError:
+            raise NotImplementedYet(qualname) from None
+        except BaseException:
+            answered.add(qualname)
+            raise
+        answered.add(qualname)
+        return result
 
     return call
 
@@ -244,6 +260,10 @@ class Asker(Protocol):
 
     def answers(self, exercise: Exercise, questions: Iterable[Question]) -> Iterator[Outcome]:
         """One outcome per question, in order, asked as they are read."""
+        ...
+
+    def written(self, exercise: Exercise, function: str) -> bool:
+        """Whether `function` ("detect", "Scheduler.submit") has answered a call so far."""
         ...
 
 
@@ -275,6 +295,11 @@ class Implementation:
     def answers(self, questions: Iterable[Question]) -> Iterator[Outcome]:
         return self.asker.answers(self.exercise, questions)
 
+    def written(self, function: str) -> bool:
+        """Whether `function` has answered a call so far: not a stub raising
+        NotImplementedError on every call."""
+        return self.asker.written(self.exercise, function)
+
 
 @dataclass(frozen=True)
 class InProcess:
@@ -284,10 +309,13 @@ class InProcess:
     seconds: float
 
     def answers(self, exercise: Exercise, questions: Iterable[Question]) -> Iterator[Outcome]:
-        from tests.support.outcomes import settle_here
+        from kata.outcomes import settle_here
 
         for question in questions:
             yield settle_here(question, self.module, self.seconds)
+
+    def written(self, exercise: Exercise, function: str) -> bool:
+        return function in self.module.answered
 
 
 def here(module: Module, *, seconds: float = 10.0) -> Implementation:

@@ -7,7 +7,7 @@ In kata mode (``--impl``) only the exercises the module attempts are
 collected, hypothesis is deterministic (derandomized, no example database
 shared between implementations), and a failed check names the gallery's
 known mistakes that give the same answer.  Every test carries one rubric
-marker (`tests.support.exercises`) or ``reference`` (tests of this project's
+marker (`kata.exercises`) or ``reference`` (tests of this project's
 own tools, run only against the reference).
 """
 
@@ -23,10 +23,10 @@ from typing import Any
 import pytest
 from hypothesis import Phase, is_hypothesis_test, settings
 
-from tests.support.checks import KataFailure
-from tests.support.evidence import LEDGER, Check, Naming
-from tests.support.exercises import EXERCISES, POINTS, REFERENCE_ONLY, ROOT
-from tests.support.impl import (
+from kata.checks import KataFailure
+from kata.evidence import LEDGER, Check, Naming
+from kata.exercises import EXERCISES, POINTS, REFERENCE_ONLY, ROOT
+from kata.impl import (
     ENVIRONMENT_VARIABLE,
     REFERENCE,
     Implementation,
@@ -37,9 +37,9 @@ from tests.support.impl import (
     import_source,
     modules_of,
 )
-from tests.support.judge import Judge, Limits
-from tests.support.outcomes import Outcome, TooSlow, Unanswered
-from tests.support.scorecard import MISTAKES_PROPERTY, SYMPTOM_PROPERTY, Scorecard, render_unloaded
+from kata.outcomes import Outcome, TooSlow, Unanswered
+from kata.process.judge import Judge, Limits
+from kata.scorecard import MISTAKES_PROPERTY, SYMPTOM_PROPERTY, Scorecard, render_unloaded
 
 # Hypothesis profiles.  None reports several bugs at once: one failure per test,
 # the one a check explains.  The reference's edit-test loop is randomized (new
@@ -227,7 +227,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if point is None:
             raise pytest.UsageError(
                 f"{item.nodeid} has no rubric marker: mark it with a point of "
-                f"tests/support/exercises.py or {REFERENCE_ONLY}"
+                f"kata/exercises.py or {REFERENCE_ONLY}"
             )
         if point == REFERENCE_ONLY and kata_mode:
             dropped.append(item)  # a path given explicitly (WRITEUP.md), collected anyway
@@ -264,11 +264,12 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
     except Unanswered as lost:
         raise pytest.fail.Exception(explain_unanswered(item, lost), pytrace=False) from None
     except NotImplementedYet as error:
-        what = str(error) or "a function this test calls"
-        item.user_properties.append(
-            (SYMPTOM_PROPERTY, f"not implemented yet: {what}; write it, then run this point again")
-        )
-        raise pytest.fail.Exception(f"not implemented yet: {what}", pytrace=False) from None
+        unwritten = _unwritten(item, error.name)
+        if unwritten:
+            raise pytest.skip.Exception(unwritten) from None
+        what = f"{error.name} raised NotImplementedError on this call, though it answers others"
+        item.user_properties.append((SYMPTOM_PROPERTY, what))
+        raise pytest.fail.Exception(what, pytrace=False) from None
     except KataFailure as failure:
         raise pytest.fail.Exception(explain(item, failure), pytrace=False) from None
 
@@ -295,6 +296,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if judge is None and not session.config.getoption("--trusted"):
         return
     _name_again(session)
+    _written_after_all(session)
     if judge is not None:
         judge.finish()
     failed = session.config.stash[SCORES].any_failed() or bool(judge and judge.void)
@@ -337,6 +339,25 @@ def explain_unanswered(item: pytest.Item, lost: Unanswered) -> str:
         return lost.text
     check = LEDGER.failed(lost.exercise, [lost.question], [TooSlow(0)], _answers)
     return _named(item, Failure(check, lost.text, "", LEDGER.name(check)))
+
+
+UNWRITTEN = pytest.StashKey[dict[str, tuple[str, str]]]()  # nodeid -> (exercise, function)
+
+
+def _unwritten(item: pytest.Item, function: str) -> str:
+    """Why the test is not attempted, if `function` has answered no call yet; else "".
+
+    Noted, so that a function written after all (it answers a later test's calls)
+    turns this test into a failure at the end of the run."""
+    point = rubric_point(item)
+    if point is None or point not in POINTS:
+        return ""
+    exercise = POINTS[point][0].name
+    kata = item.config.stash[KATA]
+    if exercise not in kata.attempted or kata.attempted[exercise].written(function):
+        return ""
+    item.config.stash.setdefault(UNWRITTEN, {})[item.nodeid] = (exercise, function)
+    return f"not attempted: {function} is not written yet (it raises NotImplementedError)"
 
 
 def _answers(outcomes: Sequence[Outcome]) -> bool:
@@ -392,6 +413,19 @@ def _name_again(session: pytest.Session) -> None:
         scores.renamed(nodeid, mistakes, symptom)
         if failure.report is not None:
             failure.report.longrepr = text
+
+
+def _written_after_all(session: pytest.Session) -> None:
+    """A test skipped because a function was unwritten, which later answered calls: the
+    function is written, and raised NotImplementedError on that test's call: failed."""
+    kata = session.config.stash[KATA]
+    for nodeid, (exercise, function) in session.config.stash.get(UNWRITTEN, {}).items():
+        if kata.attempted[exercise].written(function):
+            session.config.stash[SCORES].failed_after_all(
+                nodeid,
+                f"{function} raised NotImplementedError on this test's call, though it "
+                "answers others",
+            )
 
 
 def rubric_point(item: pytest.Item) -> str | None:

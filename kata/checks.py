@@ -8,7 +8,7 @@ Three kinds of check, each on `Question`s asked of the implementation:
 
 Each check has a judge: a function saying whether any outcomes to its
 questions would pass it.  A passed check is recorded as evidence
-(`tests.support.evidence`); a failed one raises `KataFailure`, which carries
+(`kata.evidence`); a failed one raises `KataFailure`, which carries
 the questions, what the candidate answered and the judge, so the harness can
 ask the same questions of every known mistake in the gallery and name the
 ones that answer alike, and behave alike everywhere else.  The text is for
@@ -22,10 +22,10 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from tests.support import evidence
-from tests.support.evidence import Judge
-from tests.support.impl import Implementation
-from tests.support.outcomes import (
+from kata import evidence
+from kata.evidence import Judge
+from kata.impl import Implementation
+from kata.outcomes import (
     Outcome,
     Question,
     Raised,
