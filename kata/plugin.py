@@ -38,6 +38,7 @@ from kata.impl import (
     modules_of,
 )
 from kata.outcomes import Outcome, TooSlow, Unanswered
+from kata.plan import plan
 from kata.process.judge import Judge, Limits
 from kata.scorecard import MISTAKES_PROPERTY, SYMPTOM_PROPERTY, Scorecard, render_unloaded
 
@@ -91,6 +92,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "judged in one of its own; never for a candidate's code",
     )
     group.addoption(
+        "--steps",
+        action="store_true",
+        help="run the tests a step at a time (kata/steps/), stopping after the first step "
+        "that fails: its failures are the only ones shown",
+    )
+    group.addoption(
+        "--hint",
+        action="append",
+        default=[],
+        metavar="EXERCISE/STEP=RUNG",
+        help="a hint taken (the highest rung, 1-3), for the scorecard: detector/compare=2",
+    )
+    group.addoption(
         "--time-limit",
         type=float,
         default=Limits.per_call,
@@ -142,8 +156,29 @@ def pytest_configure(config: pytest.Config) -> None:
         print_card=config.getoption("--rubric"),
         json_path=json_path,
         judge=judge,
+        hints=_hints(config.getoption("--hint")),
+        stepwise=config.getoption("--steps"),
     )
     config.pluginmanager.register(config.stash[SCORES], "kata-scorecard")
+
+
+def _hints(taken: list[str]) -> dict[str, dict[str, int]]:
+    """--hint detector/compare=2 ...: exercise -> step -> the highest rung taken."""
+    hints: dict[str, dict[str, int]] = {}
+    for text in taken:
+        where, _, rung = text.partition("=")
+        exercise, _, step = where.partition("/")
+        if exercise not in EXERCISES or not step or rung not in ("1", "2", "3"):
+            raise pytest.UsageError(
+                f"kata: --hint {text}: expected EXERCISE/STEP=RUNG, a rung 1-3 (detector/compare=2)"
+            )
+        try:
+            plan(exercise).named(step)
+        except KeyError as error:
+            raise pytest.UsageError(f"kata: --hint {text}: {error.args[0]}") from None
+        steps = hints.setdefault(exercise, {})
+        steps[step] = max(steps.get(step, 0), int(rung))
+    return hints
 
 
 def _check_card_path(json_path: str | None) -> None:
@@ -246,6 +281,46 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+    if config.getoption("--steps"):
+        _in_steps(config, items)
+
+
+STEPS = pytest.StashKey[dict[str, tuple[str, int]]]()  # nodeid -> (exercise, step number)
+
+
+def _in_steps(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Items in the order of their exercise's steps (stable within a step)."""
+    steps = config.stash[STEPS] = {}
+    order = {name: index for index, name in enumerate(EXERCISES)}
+    for item in items:
+        point = rubric_point(item)
+        if point in POINTS:
+            exercise = POINTS[point][0].name
+            steps[item.nodeid] = (exercise, plan(exercise).step_of(point).number)
+    items.sort(key=lambda item: (order[steps[item.nodeid][0]], steps[item.nodeid][1]))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    """In steps, the run stops after the last test of a step that failed."""
+    result = yield
+    steps = item.config.stash.get(STEPS, None)
+    if steps is None:
+        return result
+    step = steps[item.nodeid]
+    if nextitem is not None and steps.get(nextitem.nodeid) == step:
+        return result
+    scores = item.config.stash[SCORES]
+    failed = any(
+        steps.get(nodeid) == step and test.outcome == "failed"
+        for nodeid, test in scores.tests.items()
+    )
+    if failed:
+        exercise, number = step
+        name = plan(exercise).steps[number - 1].name
+        why = f"step {number} of {exercise} ({name}) fails: fix it first"
+        item.session.shouldstop = scores.stopped_at_step = why
+    return result
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

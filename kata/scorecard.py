@@ -11,6 +11,11 @@ failed point it explains says "explained by" instead of naming another
 mistake.  Failures no known mistake explains are listed as symptoms.  The
 limits the module reached (a call stopped at the time limit, an exit, a
 crash, its output) have lines of their own, after the points.
+
+Each attempted exercise's steps (`kata.plan`) follow: a step is *passed*
+when its points are, *failed* when one fails, *not run* when the check
+stopped at an earlier failing step; the first step not passed is the next
+one.  Hints taken are listed with what they cap.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from hypothesis import is_hypothesis_test
 from kata import catalogue
 from kata.exercises import POINTS
 from kata.impl import Kata
+from kata.plan import CAPS, RUNGS, Plan, PlanError, plan
 from kata.process.judge import Event, Judge
 
 MISTAKES_PROPERTY = "kata_mistakes"
@@ -46,9 +52,19 @@ class Scorecard:
     """Registered as a plugin; `points` maps each collected test to its rubric point."""
 
     def __init__(
-        self, kata: Kata, *, print_card: bool, json_path: str | None, judge: Judge | None = None
+        self,
+        kata: Kata,
+        *,
+        print_card: bool,
+        json_path: str | None,
+        judge: Judge | None = None,
+        hints: dict[str, dict[str, int]] | None = None,
+        stepwise: bool = False,
     ) -> None:
         self.kata, self.print_card, self.json_path, self.judge = kata, print_card, json_path, judge
+        self.hints = hints or {}  # exercise -> step -> the highest rung taken
+        self.stepwise = stepwise  # the run stops after the first failing step
+        self.stopped_at_step = ""  # why it stopped, if it did
         self.points: dict[str, str] = {}  # nodeid -> rubric point
         self.properties: set[str] = set()  # nodeids of property tests (hypothesis)
         self.alone: dict[str, str] = {}  # nodeid -> why no known mistake fails it
@@ -148,7 +164,13 @@ class Scorecard:
                 }
                 for m in ranked
             ],
+            "steps": {
+                name: _steps(found, points, self.stepwise, self.hints.get(name, {}))
+                for name in self.kata.attempted
+                if (found := _plan(name)) is not None
+            },
             "interrupted": self.interrupted,
+            "stopped_at_step": self.stopped_at_step,
             "outcomes": {nodeid: test.outcome for nodeid, test in self.tests.items()},
             "properties": sorted(self.properties),
             "alone": self.alone,
@@ -212,8 +234,9 @@ def render(card: dict[str, Any]) -> list[str]:
             lines.append(f"{'':<16}explained by mistake {mistake} (see {seen})")
         lines += [f"{'':<16}{symptom}" for symptom in score["symptoms"]]
     lines += _limit_lines(card)
+    lines += _step_lines(card)
     skipped = [n for n, state in card["exercises"].items() if state == "not attempted"]
-    if skipped:
+    if skipped and not card.get("steps"):  # a check in steps is one exercise's
         lines.append(f"Not attempted (no test collected): {', '.join(skipped)}")
     failed = [name for name, score in points.items() if score["result"] == "failed"]
     if failed:
@@ -221,7 +244,7 @@ def render(card: dict[str, Any]) -> list[str]:
             f"To see one point's failures: python -m pytest --impl {card['implementation']} "
             f"-m {failed[0]}"
         )
-    if card.get("interrupted"):
+    if card.get("interrupted") and not card.get("stopped_at_step"):
         lines.append(
             f"{'INTERRUPTED':<14}the run was stopped after {card['tests_run']} of "
             f"{card['tests_collected']} tests: the points above cover only the tests that ran"
@@ -236,6 +259,75 @@ def render(card: dict[str, Any]) -> list[str]:
         f"{tally['passed']} of {len(scored)} points passed, {tally['partial']} partial, "
         f"{tally['failed']} failed, {tally['not attempted']} not attempted"
     )
+    return lines
+
+
+def _plan(exercise: str) -> Plan | None:
+    try:
+        return plan(exercise)
+    except (FileNotFoundError, PlanError):  # an exercise without a plan: no steps shown
+        return None
+
+
+def _steps(
+    found: Plan, points: dict[str, Any], stepwise: bool, hints: dict[str, int]
+) -> list[dict[str, Any]]:
+    """Each step of `found` with its result, from its points' results."""
+    steps = []
+    for step in found.steps:
+        results = [points[p]["result"] for p in step.points if p in points]
+        if step.interview:
+            result = "interview"
+        elif "failed" in results:
+            result = "failed"
+        elif results and all(r == "passed" for r in results):
+            result = "passed"
+        elif any(r in ("passed", "partial") for r in results):
+            result = "partial"
+        elif not results and stepwise:
+            result = "not run"
+        else:
+            result = "not attempted"
+        rung = hints.get(step.name, 0)
+        steps.append(
+            {
+                "number": step.number,
+                "name": step.name,
+                "title": step.title,
+                "minutes": step.minutes,
+                "points": list(step.points),
+                "result": result,
+                "hint": rung,
+                "capped_at": CAPS[rung - 1] if rung else "",
+            }
+        )
+    return steps
+
+
+def _step_lines(card: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    for exercise, steps in card.get("steps", {}).items():
+        lines.append(f"Steps of {exercise} (python -m kata step {exercise} N shows one):")
+        for step in steps:
+            hint = (
+                f"; hint {step['hint']} taken ({RUNGS[step['hint'] - 1]}): its points capped "
+                f"at {step['capped_at']}"
+                if step["hint"]
+                else ""
+            )
+            lines.append(
+                f"  {step['result'].upper():<14}{step['number']}. {step['name']}: "
+                f"{step['title']}{hint}"
+            )
+        # Partial is as far as a step goes while a later step's function is unwritten.
+        upcoming = next(
+            (s for s in steps if s["result"] in ("failed", "not attempted", "not run")), None
+        )
+        if upcoming is not None:
+            lines.append(
+                f"Next: step {upcoming['number']}, {upcoming['name']} "
+                f"(python -m kata step {exercise} {upcoming['number']})"
+            )
     return lines
 
 

@@ -1,0 +1,156 @@
+"""Each exercise's plan, declared once: its steps, their hints, the interview's minutes.
+
+A plan is ``kata/steps/<exercise>.toml``, read by this module and by
+nothing else: the command line's ``step`` and ``hint``, the stepwise check
+and RUBRIC.md's step tables all come from it (a test holds RUBRIC.md's copy
+to it).  Invariants, checked when a plan is read:
+
+* every rubric point of the exercise belongs to exactly one step, in the
+  steps' order; a step's tests are its points' tests;
+* every numbered rule of the contract is taught by at least one step;
+* each step has a ladder of three hints: a question, the area, the answer
+  (RUBRIC.md's "Hints, and what they cost" says what each rung caps);
+* the clarifying questions' minutes and the steps' add up to the session's.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+
+from kata.exercises import EXERCISES, ROOT, Exercise
+
+HERE = ROOT / "kata" / "steps"
+RUNGS = ("a question", "the area", "the answer")  # a hint ladder, in order
+CAPS = ("strong", "adequate", "weak")  # what each rung caps its point at
+
+
+class PlanError(ValueError):
+    """A plan that breaks its invariants: the file, and what is wrong."""
+
+
+@dataclass(frozen=True)
+class Step:
+    number: int  # 1, 2, ...
+    name: str
+    title: str
+    minutes: int
+    writes: tuple[str, ...]  # the names this step writes ("detect", "HeartbeatMonitor")
+    rules: tuple[int, ...]  # the contract's rules it teaches
+    points: tuple[str, ...]  # the rubric points it earns
+    task: str  # what to do, in a few lines
+    hints: tuple[str, ...]  # the ladder: RUNGS, in order
+    checklist: tuple[str, ...] = ()  # an interview step's self-check: what a strong answer says
+
+    @property
+    def interview(self) -> bool:
+        """Scored from the conversation, not by tests."""
+        return not self.writes
+
+
+@dataclass(frozen=True)
+class Plan:
+    exercise: Exercise
+    question: str  # the opening question, as the interviewer asks it
+    minutes: int  # the whole session
+    clarify_minutes: int  # before any code: the questions a strong candidate asks first
+    clarifying: tuple[str, ...]
+    steps: tuple[Step, ...]
+
+    def step_of(self, point: str) -> Step:
+        return next(step for step in self.steps if point in step.points)
+
+    def named(self, name: str) -> Step:
+        """The step called `name`, or numbered `name`."""
+        for step in self.steps:
+            if name in (step.name, str(step.number)):
+                return step
+        known = ", ".join(f"{s.number} {s.name}" for s in self.steps)
+        raise KeyError(f"{self.exercise.name} has no step {name!r}: its steps are {known}")
+
+
+@cache
+def plan(exercise: str) -> Plan:
+    """The plan of `exercise`, checked (PlanError saying what is wrong)."""
+    path = HERE / f"{exercise}.toml"
+    where = path.relative_to(ROOT)
+    data = tomllib.loads(path.read_text())
+    steps = tuple(_step(number, raw, where) for number, raw in enumerate(data["step"], 1))
+    clarify = data["clarify"]
+    found = Plan(
+        EXERCISES[exercise],
+        " ".join(str(data["question"]).split()),
+        int(data["minutes"]),
+        int(clarify["minutes"]),
+        tuple(str(q) for q in clarify["questions"]),
+        steps,
+    )
+    _check(found, where)
+    return found
+
+
+def _step(number: int, raw: dict[str, object], where: object) -> Step:
+    def strings(key: str) -> tuple[str, ...]:
+        value = raw.get(key, [])
+        assert isinstance(value, list)
+        return tuple(str(v).strip() for v in value)
+
+    rules = raw.get("rules", [])
+    if not isinstance(rules, list):
+        raise PlanError(f"{where}: step {number}: rules is a list of rule numbers")
+    return Step(
+        number=number,
+        name=str(raw["name"]),
+        title=str(raw["title"]),
+        minutes=int(str(raw["minutes"])),
+        writes=strings("writes"),
+        rules=tuple(int(r) for r in rules),
+        points=strings("points"),
+        task=str(raw["task"]).strip(),
+        hints=strings("hints"),
+        checklist=strings("checklist"),
+    )
+
+
+def _check(found: Plan, where: object) -> None:
+    exercise, steps = found.exercise, found.steps
+    declared = [p.name for p in exercise.points]
+    listed = [point for step in steps for point in step.points]
+    if sorted(listed) != sorted(declared):
+        missing, extra = set(declared) - set(listed), set(listed) - set(declared)
+        raise PlanError(f"{where}: points missing {sorted(missing)}, unknown {sorted(extra)}")
+    if len(set(listed)) != len(listed):
+        raise PlanError(f"{where}: a point belongs to more than one step")
+    rules = set(exercise.rules())
+    taught = {rule for step in steps for rule in step.rules}
+    if taught != rules:
+        raise PlanError(
+            f"{where}: rules untaught {sorted(rules - taught)}, unknown {sorted(taught - rules)}"
+        )
+    by_name = {point.name: point for point in exercise.points}
+    for step in steps:
+        if len(step.hints) != len(RUNGS):
+            raise PlanError(f"{where}: step {step.name}: {len(RUNGS)} hints: {', '.join(RUNGS)}")
+        unknown = (
+            set(step.writes)
+            - set(exercise.names)
+            - {n for n in step.writes if n.split(".")[0] in exercise.names}
+        )
+        if unknown:
+            raise PlanError(f"{where}: step {step.name} writes unknown names {sorted(unknown)}")
+        spoken = {by_name[p].scored_by == "interview" for p in step.points}
+        if (spoken == {True} and step.writes) or (spoken == {False} and not step.writes):
+            raise PlanError(
+                f"{where}: step {step.name}: a step writes code (its points are tested) "
+                "or is spoken (its points are scored in the interview), not both"
+            )
+        if len(spoken) > 1:
+            raise PlanError(f"{where}: step {step.name} mixes tested and spoken points")
+        if step.interview and not step.checklist:
+            raise PlanError(f"{where}: step {step.name}: a spoken step needs its checklist")
+    used = found.clarify_minutes + sum(step.minutes for step in steps)
+    if used != found.minutes:
+        raise PlanError(
+            f"{where}: clarifying and the steps take {used} minutes; the session is {found.minutes}"
+        )
