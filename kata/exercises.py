@@ -16,7 +16,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+# Where the tests, starters, gallery and contracts are: the clone, or the `suite` folder
+# an installed wheel carries beside this package (tools/build_wheel.py puts it there).
+ROOT = (
+    Path(__file__).resolve().parent / "suite"
+    if (Path(__file__).resolve().parent / "suite").is_dir()
+    else Path(__file__).resolve().parents[1]
+)
 
 
 @dataclass(frozen=True)

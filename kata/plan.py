@@ -18,10 +18,11 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
-from kata.exercises import EXERCISES, ROOT, Exercise
+from kata.exercises import EXERCISES, Exercise
 
-HERE = ROOT / "kata" / "steps"
+HERE = Path(__file__).resolve().parent / "steps"
 RUNGS = ("a question", "the area", "the answer")  # a hint ladder, in order
 CAPS = ("strong", "adequate", "weak")  # what each rung caps its point at
 
@@ -74,7 +75,7 @@ class Plan:
 def plan(exercise: str) -> Plan:
     """The plan of `exercise`, checked (PlanError saying what is wrong)."""
     path = HERE / f"{exercise}.toml"
-    where = path.relative_to(ROOT)
+    where = f"kata/steps/{exercise}.toml"
     data = tomllib.loads(path.read_text())
     steps = tuple(_step(number, raw, where) for number, raw in enumerate(data["step"], 1))
     clarify = data["clarify"]
