@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import linecache
 import signal
+import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from kata.impl import Implementation
 
 HARNESS = Path(__file__).resolve().parent
+_cpu = time.process_time  # bound now: the module under test may patch time later
 SHOWN = 2_000  # characters of one value shown in a message, at most
 
 
@@ -58,6 +60,9 @@ class Question:
     # Seconds, not milliseconds, to answer (a timed cost check): replayed only on the
     # gallery's mistakes of its own point, never as evidence elsewhere.
     costly: bool = field(default=False, compare=False)
+    # Many questions asked in one message (`kata.checks.expect_each`): what it does not
+    # settle is asked again one question at a time, so no limit it reaches is reported.
+    bundle: bool = field(default=False, compare=False)
 
     def __str__(self) -> str:
         return self.text
@@ -153,6 +158,23 @@ def settle(ask: Callable[[Module], Any], module: Module) -> Outcome:
     except Exception as error:
         return raised(error, module.file)
     return Returned(value, "")
+
+
+def settle_each(
+    asks: tuple[Callable[[Module], Any], ...], seconds: float, module: Module
+) -> tuple[Outcome, ...]:
+    """What asking each of `asks` in turn gives, until they are all asked or `seconds` of
+    this process's CPU time are spent (at least one is asked): a bundle's answer.
+
+    Only the outcomes come back; whoever sent the asks compares them, as it would
+    compare the answer to each question asked alone.
+    """
+    begun, outcomes = _cpu(), list[Outcome]()
+    for ask in asks:
+        if outcomes and _cpu() - begun > seconds:
+            break
+        outcomes.append(settle(ask, module))
+    return tuple(outcomes)
 
 
 def raised(error: BaseException, file: str | None) -> Raised:

@@ -155,3 +155,31 @@ def _check(found: Plan, where: object) -> None:
         raise PlanError(
             f"{where}: clarifying and the steps take {used} minutes; the session is {found.minutes}"
         )
+
+
+def markdown(found: Plan) -> str:
+    """The plan as RUBRIC.md shows it: the session's minutes, each step's points and hints."""
+    name = found.exercise.name
+    lines = [
+        f"The session, a step at a time ({found.minutes} minutes; the candidate's "
+        f"`python -m kata step {name} N` shows a step, `python -m kata hint` its hints):",
+        "",
+        "| minutes | step | writes | points | hints: a question / the area / the answer |",
+        "| --- | --- | --- | --- | --- |",
+        f"| 0-{found.clarify_minutes} | clarifying questions | | | |",
+    ]
+    begun = found.clarify_minutes
+    for step in found.steps:
+        writes = ", ".join(f"`{n}`" for n in step.writes) or "(spoken)"
+        points = ", ".join(f"`{p}`" for p in step.points)
+        hints = " / ".join(f'"{_cell(h)}"' for h in step.hints)
+        lines.append(
+            f"| {begun}-{begun + step.minutes} | {step.number}. {_cell(step.title)} | {writes} "
+            f"| {points} | {hints} |"
+        )
+        begun += step.minutes
+    return "\n".join(lines)
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")

@@ -566,7 +566,8 @@ class Judge:
         return f"not judged: {self.void}; no answer of it counts from then on"
 
     def _unanswered(self, kind: str, question: Question, detail: str) -> Unanswered:
-        self.events.append(Event(kind, self.test, shorten(str(question), 300), detail))
+        if not question.bundle:  # a bundle's questions are asked again, alone, and met there
+            self.events.append(Event(kind, self.test, shorten(str(question), 300), detail))
         return Unanswered(
             f"{question}\n  {detail}", kind=kind, question=question, exercise=self.exercise
         )
