@@ -217,7 +217,10 @@ def render(card: dict[str, Any]) -> list[str]:
     for name, score in points.items():
         result = score["result"]
         if result == "scored in the interview":
-            lines.append(f"{'INTERVIEW':<14}{name:<{width}}  {score['title']} (RUBRIC.md)")
+            lines.append(
+                f"{'INTERVIEW':<14}{name:<{width}}  {score['title']} (spoken: python -m "
+                f"kata interview {score['exercise']})"
+            )
             continue
         ran = score["passed"] + score["failed"]
         tests = ", ".join(

@@ -1,8 +1,12 @@
 """Batcher kata: requests arrive one at a time, the GPU wants them in groups.
 
-Copy this file, fill in the bodies, and run the suite against your copy:
+The kata's command line copies this file and gives it to you a step at a time:
 
-    python -m pytest --impl path/to/your_batcher.py --rubric
+    python -m kata start batcher   # my_batcher.py, and step 1
+    python -m kata check   # the steps written so far, then the next
+    python -m kata hint    # stuck? a hint (three to a step)
+
+(or, all at once: python -m pytest --impl my_batcher.py --rubric).
 
 The batcher is a pure state machine: no clock, no threads, no event loop.
 The caller tells it what happened and when (``now``, integer ticks that

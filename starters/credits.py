@@ -1,8 +1,12 @@
 """Credit scheduler kata: accounts hold credits, jobs cost credits, nobody overspends.
 
-Copy this file, fill in the bodies, and run the suite against your copy:
+The kata's command line copies this file and gives it to you a step at a time:
 
-    python -m pytest --impl path/to/your_credits.py --rubric
+    python -m kata start credits   # my_credits.py, and step 1
+    python -m kata check   # the steps written so far, then the next
+    python -m kata hint    # stuck? a hint (three to a step)
+
+(or, all at once: python -m pytest --impl my_credits.py --rubric).
 
 Standard library only.  The full contract, with the reasons behind each
 rule, is variants/credits/README.md; in short:

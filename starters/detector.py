@@ -1,8 +1,12 @@
 """Heartbeat kata: which rank of a training job stopped, and when?
 
-Copy this file, fill in the bodies, and run the suite against your copy:
+The kata's command line copies this file and gives it to you a step at a time:
 
-    python -m pytest --impl path/to/your_detector.py --rubric
+    python -m kata start detector   # my_detector.py, and step 1
+    python -m kata check   # the steps written so far, then the next
+    python -m kata hint    # stuck? a hint (three to a step)
+
+(or, all at once: python -m pytest --impl my_detector.py --rubric).
 
 Each of the three exercises is scored on its own; leave one unwritten and its
 tests are reported as not attempted.  Standard library only.

@@ -1,8 +1,12 @@
 """GPU quotas kata: guaranteed quotas, borrowing, preemption that never thrashes.
 
-Copy this file, fill in the bodies, and run the suite against your copy:
+The kata's command line copies this file and gives it to you a step at a time:
 
-    python -m pytest --impl path/to/your_quotas.py --rubric
+    python -m kata start quotas   # my_quotas.py, and step 1
+    python -m kata check   # the steps written so far, then the next
+    python -m kata hint    # stuck? a hint (three to a step)
+
+(or, all at once: python -m pytest --impl my_quotas.py --rubric).
 
 Standard library only.  The full contract, with the reasons behind each
 rule, is variants/quotas/README.md; in short:

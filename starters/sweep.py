@@ -1,8 +1,12 @@
 """Sweep-line utilization kata: when was the cluster idle, how busy was it, which jobs overlapped?
 
-Copy this file, fill in the bodies, and run the suite against your copy:
+The kata's command line copies this file and gives it to you a step at a time:
 
-    python -m pytest --impl path/to/your_sweep.py --rubric
+    python -m kata start sweep   # my_sweep.py, and step 1
+    python -m kata check   # the steps written so far, then the next
+    python -m kata hint    # stuck? a hint (three to a step)
+
+(or, all at once: python -m pytest --impl my_sweep.py --rubric).
 
 Each function is scored on its own; leave one unwritten and its tests are
 reported as not attempted.  Standard library only.  The full contract, with
