@@ -315,16 +315,18 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     step = steps[item.nodeid]
     if nextitem is not None and steps.get(nextitem.nodeid) == step:
         return result
-    scores = item.config.stash[SCORES]
-    failed = any(
-        steps.get(nodeid) == step and test.outcome == "failed"
-        for nodeid, test in scores.tests.items()
-    )
-    if failed:
-        exercise, number = step
-        name = plan(exercise).steps[number - 1].name
-        why = f"step {number} of {exercise} ({name}) fails: fix it first"
-        item.session.shouldstop = scores.stopped_at_step = why
+    scores, (exercise, number) = item.config.stash[SCORES], step
+    found = plan(exercise)
+    result_, _ = scores.step_result(found, found.steps[number - 1])
+    if result_ != "passed":
+        name = found.steps[number - 1].name
+        why = {
+            "failed": "fails: fix it first",
+            "partial": "is not finished: write the rest of it first",
+        }.get(result_, "is not written yet")
+        item.session.shouldstop = scores.stopped_at_step = (
+            f"step {number} of {exercise} ({name}) {why}"
+        )
     return result
 
 
@@ -379,9 +381,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     _written_after_all(session)
     if judge is not None:
         judge.finish()
-    failed = session.config.stash[SCORES].any_failed() or bool(judge and judge.void)
+    scores = session.config.stash[SCORES]
+    failed = scores.any_failed() or bool(judge and judge.void)
     if exitstatus == pytest.ExitCode.OK and failed:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    elif scores.stopped_at_step and not scores.interrupted:  # stopped by the steps, not Ctrl-C
+        failing = pytest.ExitCode.TESTS_FAILED
+        session.exitstatus = failing if failed else pytest.ExitCode.OK
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -33,7 +33,7 @@ from hypothesis import is_hypothesis_test
 from kata import catalogue
 from kata.exercises import POINTS
 from kata.impl import Kata
-from kata.plan import CAPS, RUNGS, Plan, PlanError, plan
+from kata.plan import CAPS, RUNGS, Plan, PlanError, Step, plan
 from kata.process.judge import Event, Judge
 
 MISTAKES_PROPERTY = "kata_mistakes"
@@ -46,6 +46,11 @@ class _Test:
     outcome: str = ""  # passed, failed, skipped
     mistakes: list[str] = field(default_factory=list)
     symptom: str = ""
+    unwritten: str = ""  # a skipped test's function not written yet, or missing
+
+
+# A skipped test's reason, when a function is not written yet or not there at all.
+UNWRITTEN = re.compile(r"not attempted: (?:(\S+) is not written yet|.* provides no (\S+)$)")
 
 
 class Scorecard:
@@ -94,6 +99,9 @@ class Scorecard:
             test.symptom = str(properties.get(SYMPTOM_PROPERTY, "")) or _first_line(report)
         elif report.skipped:
             test.outcome = "skipped"
+            reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else ""
+            found = UNWRITTEN.search(str(reason))
+            test.unwritten = next((g for g in found.groups() if g), "") if found else ""
         elif report.when == "call":
             test.outcome = "passed"
 
@@ -109,8 +117,9 @@ class Scorecard:
         if test is not None and test.outcome == "skipped":
             test.outcome, test.symptom = "failed", symptom
 
-    def pytest_keyboard_interrupt(self) -> None:
-        self.interrupted = True
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        """Ctrl-C; a run stopped by its steps (`session.Interrupted`) is not interrupted."""
+        self.interrupted = not isinstance(excinfo.value, pytest.Session.Interrupted)
 
     def any_failed(self) -> bool:
         return any(test.outcome == "failed" for test in self.tests.values())
@@ -165,7 +174,7 @@ class Scorecard:
                 for m in ranked
             ],
             "steps": {
-                name: _steps(found, points, self.stepwise, self.hints.get(name, {}))
+                name: self._steps(found, self.hints.get(name, {}))
                 for name in self.kata.attempted
                 if (found := _plan(name)) is not None
             },
@@ -180,6 +189,49 @@ class Scorecard:
             "limits": _limits(self.judge.events if self.judge else []),
             "output_bytes": self.judge.run_output.total if self.judge else 0,
         }
+
+    def step_result(self, found: Plan, step: Step) -> tuple[str, int]:
+        """A step's result from its tests, and how many of them wait for a later step.
+
+        A test skipped because a function is unwritten counts against the step that
+        writes that function first: a later step's function leaves this one passed.
+        """
+        tests = [t for t in self.tests.values() if t.point in step.points]
+        own = later = 0
+        for test in (t for t in tests if t.outcome == "skipped"):
+            if _owner(found, test.unwritten, step) > step.number:
+                later += 1
+            else:
+                own += 1
+        passed = sum(t.outcome == "passed" for t in tests)
+        if any(t.outcome == "failed" for t in tests):
+            return "failed", later
+        if not tests:
+            return ("not run" if self.stepwise else "not attempted"), later
+        if not passed:
+            return "not attempted", later
+        return ("partial" if own else "passed"), later
+
+    def _steps(self, found: Plan, hints: dict[str, int]) -> list[dict[str, Any]]:
+        """Each step of `found` with its result."""
+        steps = []
+        for step in found.steps:
+            result, waiting = ("interview", 0) if step.interview else self.step_result(found, step)
+            rung = hints.get(step.name, 0)
+            steps.append(
+                {
+                    "number": step.number,
+                    "name": step.name,
+                    "title": step.title,
+                    "minutes": step.minutes,
+                    "points": list(step.points),
+                    "result": result,
+                    "waiting_for_later_steps": waiting,
+                    "hint": rung,
+                    "capped_at": CAPS[rung - 1] if rung else "",
+                }
+            )
+        return steps
 
     def _witness(self, mistake: str) -> str:
         """The first failed test that names `mistake`: where to see it, in the test's words."""
@@ -247,7 +299,7 @@ def render(card: dict[str, Any]) -> list[str]:
             f"To see one point's failures: python -m pytest --impl {card['implementation']} "
             f"-m {failed[0]}"
         )
-    if card.get("interrupted") and not card.get("stopped_at_step"):
+    if card.get("interrupted"):
         lines.append(
             f"{'INTERRUPTED':<14}the run was stopped after {card['tests_run']} of "
             f"{card['tests_collected']} tests: the points above cover only the tests that ran"
@@ -272,39 +324,18 @@ def _plan(exercise: str) -> Plan | None:
         return None
 
 
-def _steps(
-    found: Plan, points: dict[str, Any], stepwise: bool, hints: dict[str, int]
-) -> list[dict[str, Any]]:
-    """Each step of `found` with its result, from its points' results."""
-    steps = []
+def _owner(found: Plan, function: str, asking: Step) -> int:
+    """The number of the first step that writes `function` ("Batcher.cancel", or a name
+    missing altogether); the asking step's own if none says (a skip then counts against it)."""
+    if not function:
+        return asking.number
     for step in found.steps:
-        results = [points[p]["result"] for p in step.points if p in points]
-        if step.interview:
-            result = "interview"
-        elif "failed" in results:
-            result = "failed"
-        elif results and all(r == "passed" for r in results):
-            result = "passed"
-        elif any(r in ("passed", "partial") for r in results):
-            result = "partial"
-        elif not results and stepwise:
-            result = "not run"
-        else:
-            result = "not attempted"
-        rung = hints.get(step.name, 0)
-        steps.append(
-            {
-                "number": step.number,
-                "name": step.name,
-                "title": step.title,
-                "minutes": step.minutes,
-                "points": list(step.points),
-                "result": result,
-                "hint": rung,
-                "capped_at": CAPS[rung - 1] if rung else "",
-            }
-        )
-    return steps
+        for written in step.writes:
+            if function == written or function.split(".")[0] == written:
+                return step.number
+            if written.split(".")[0] == function:  # the whole class is missing
+                return step.number
+    return asking.number
 
 
 def _step_lines(card: dict[str, Any]) -> list[str]:
@@ -318,14 +349,13 @@ def _step_lines(card: dict[str, Any]) -> list[str]:
                 if step["hint"]
                 else ""
             )
+            waiting = step.get("waiting_for_later_steps", 0)
+            later = f" ({waiting} of its tests wait for later steps)" if waiting else ""
             lines.append(
                 f"  {step['result'].upper():<14}{step['number']}. {step['name']}: "
-                f"{step['title']}{hint}"
+                f"{step['title']}{later}{hint}"
             )
-        # Partial is as far as a step goes while a later step's function is unwritten.
-        upcoming = next(
-            (s for s in steps if s["result"] in ("failed", "not attempted", "not run")), None
-        )
+        upcoming = next((s for s in steps if s["result"] not in ("passed", "interview")), None)
         if upcoming is not None:
             lines.append(
                 f"Next: step {upcoming['number']}, {upcoming['name']} "

@@ -102,6 +102,33 @@ def test_a_check_stops_after_the_first_failing_step_and_names_its_mistake(
     assert state["exercises"]["detector"]["step"] == 1
 
 
+def test_a_step_passed_as_far_as_it_goes_sends_the_candidate_to_the_next_unwritten_one(
+    tmp_path: Path,
+) -> None:
+    """detect right, misses_for_budget and the monitor still stubs: the refusals of
+    those two wait for their own steps, so step 3 has passed, and the check stops at
+    step 5, unwritten, never judging step 6."""
+    kata(tmp_path, "start", "detector")
+    module = tmp_path / "my_detector.py"
+    module.write_text(
+        module.read_text().replace(
+            '    raise NotImplementedError("detect")\n',
+            "    from solution import detect as reference\n"
+            "    return reference(heartbeats, world_size=world_size, start=start, now=now,\n"
+            "                     timeout=timeout)\n",
+            1,
+        )
+    )
+    result = kata(tmp_path, "check")
+    assert result.returncode == 0, said(result)
+    assert "PASSED        3. refuse" in result.stdout
+    assert "of its tests wait for later steps" in result.stdout
+    assert "NOT ATTEMPTED 5. threshold" in result.stdout
+    assert "NOT RUN       6. monitor" in result.stdout
+    assert "Next: step 5, threshold" in result.stdout
+    assert "FAILED" not in result.stdout
+
+
 def test_hints_climb_their_ladder_and_are_on_the_scorecard(tmp_path: Path) -> None:
     kata(tmp_path, "start", "detector")
     hints = plan("detector").steps[0].hints
