@@ -6,6 +6,7 @@
     python -m kata step                       # the current step again (or: step detector 3)
     python -m kata hint                       # the next rung of the current step's hints
     python -m kata interview detector         # the spoken steps; --reveal for the checklist
+    python -m kata check -- -k boundary       # after --, options for pytest
 
 What a candidate did is kept in ``.kata.json`` in the current folder: the
 exercise and file started, the step reached, the hints taken (they go on
@@ -39,8 +40,16 @@ class RefusedError(Exception):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run a command; what follows ``--`` goes to pytest (``check -- -k boundary``)."""
+    given = list(sys.argv[1:] if argv is None else argv)
+    ours, extra = (
+        (given[: given.index("--")], given[given.index("--") + 1 :])
+        if "--" in (given)
+        else (given, [])
+    )
     parser = _parser()
-    arguments = parser.parse_args(argv)
+    arguments = parser.parse_args(ours)
+    arguments.pytest = extra
     try:
         result: int = arguments.run(arguments)
     except RefusedError as refused:
@@ -71,6 +80,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("file", nargs="?", help="your module (default: the one started)")
     check.add_argument("--all", action="store_true", help="every step, even after one that fails")
     check.add_argument("--json", metavar="PATH", help="also write the scorecard as JSON")
+
     check.set_defaults(run=_check)
 
     step = commands.add_parser("step", help="a step's task and rules", allow_abbrev=False)
@@ -157,6 +167,7 @@ def _check(arguments: argparse.Namespace) -> int:
         # The exercise's tests; not knowing it, all of them (only those of the exercises
         # the module attempts are collected).
         options.append(str(EXERCISES[exercise].tests if exercise else ROOT / "tests"))
+        options += arguments.pytest
         status = int(pytest.main(options))
         card = json.loads(card_path.read_text()) if card_path.exists() else None
     if arguments.json and card is not None:

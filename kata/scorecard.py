@@ -179,6 +179,7 @@ class Scorecard:
                 if (found := _plan(name)) is not None
             },
             "interrupted": self.interrupted,
+            "stepwise": self.stepwise,
             "stopped_at_step": self.stopped_at_step,
             "outcomes": {nodeid: test.outcome for nodeid, test in self.tests.items()},
             "properties": sorted(self.properties),
@@ -291,7 +292,7 @@ def render(card: dict[str, Any]) -> list[str]:
     lines += _limit_lines(card)
     lines += _step_lines(card)
     skipped = [n for n, state in card["exercises"].items() if state == "not attempted"]
-    if skipped and not card.get("steps"):  # a check in steps is one exercise's
+    if skipped and not card.get("stepwise"):  # a check in steps is one exercise's
         lines.append(f"Not attempted (no test collected): {', '.join(skipped)}")
     failed = [name for name, score in points.items() if score["result"] == "failed"]
     if failed:
