@@ -351,9 +351,39 @@ LEASES = Exercise(
     contract="variants/leases/README.md",
 )
 
+MEMORY = Exercise(
+    name="memory",
+    title="training batches without running out of memory: micro-batches, recomputation, steps",
+    names=("activation_bytes", "peak_bytes", "largest_batch", "plan_batches"),
+    types=("Shape", "MicroBatch", "Plan"),
+    reference="variants.memory",
+    points=(
+        Point(
+            "memory_model",
+            "Activations as Korthikanti et al. count them, 16 bytes a parameter, exact",
+        ),
+        Point("memory_fit", "The largest micro-batch: exactly the memory fits, 0 when none does"),
+        Point("memory_packing", "Windows kept, sorted within, packed greedily, never over"),
+        Point("memory_refusal", "A sequence too long for any micro-batch refused by name"),
+        Point("memory_steps", "Gradient accumulation to the target tokens; padding exact"),
+        Point("memory_validation", "Bad input raises ValueError; any iterable, read once"),
+        Point(
+            "memory_cost",
+            "Costs that do not grow: a plan in O(n log n), the largest batch computed",
+            costly=True,
+        ),
+        Point(
+            "memory_design",
+            "Profile first, then the memory levers in order of cost, then monitoring",
+            scored_by="interview",
+        ),
+    ),
+    contract="variants/memory/README.md",
+)
+
 EXERCISES: dict[str, Exercise] = {
     exercise.name: exercise
-    for exercise in (DETECTOR, SWEEP, RETRY, BATCHER, DIAGNOSIS, CREDITS, QUOTAS, LEASES)
+    for exercise in (DETECTOR, SWEEP, RETRY, BATCHER, DIAGNOSIS, CREDITS, QUOTAS, LEASES, MEMORY)
 }
 
 # Every point by name, with its exercise, in rubric order.

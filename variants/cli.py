@@ -13,6 +13,7 @@ from solution.unix import Parser
 from variants.batcher import cli as batcher_cli
 from variants.credits import cli as credits_cli
 from variants.jobs import cli as jobs_cli
+from variants.memory import cli as memory_cli
 from variants.quotas import cli as quotas_cli
 from variants.retry import cli as retry_cli
 from variants.sweep import cli as sweep_cli
@@ -30,6 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     credits_cli.add_parser(commands)
     quotas_cli.add_parser(commands)
     jobs_cli.add_parser(commands)
+    memory_cli.add_parser(commands)
     args = parser.parse_args(argv)  # exits 2 with a usage line on a bad flag
     try:
         status: int = args.run(args)

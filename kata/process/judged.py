@@ -44,6 +44,7 @@ HARNESS = (
     "kata.cost",
     "tests.support.detecting",
     "tests.support.sweeping",
+    "tests.support.remembering",
     "tests.support.retrying",
     "tests.support.batching",
     "tests.support.crediting",

@@ -11,6 +11,14 @@ from typing import NamedTuple
 from hypothesis import strategies as st
 
 from tests.support.detecting import Beat, Call
+from tests.support.remembering import (
+    RECOMPUTE,
+    Dims,
+    activation_oracle,
+    peak_oracle,
+    too_long_from,
+)
+from tests.support.remembering import Call as PlanCall
 from tests.support.sweeping import GPUS, JOBS, Span
 
 HOUR_NS = 3_600 * 10**9
@@ -112,3 +120,121 @@ nonempty_logs = st.lists(spans, min_size=1, max_size=10)
 horizons = st.builds(
     lambda start, length: (start, start + length), st.integers(0, 10), st.integers(0, 24)
 )
+
+
+# --- the memory's strategies ----------------------------------------------------------------
+
+
+def _dims(
+    layers: int, hidden: int, heads: int, parameters: int, *, least: int = 1
+) -> st.SearchStrategy[Dims]:
+    """Shapes up to these sizes; `least`: the smallest hidden size, and a billion parameters
+    at least where it is more than 1 (the large shapes, whose bytes floats cannot hold)."""
+    return st.builds(
+        Dims,
+        st.integers(1, layers),
+        st.integers(least, hidden),
+        st.integers(1, heads),
+        st.integers(0 if least == 1 else 10**9, parameters),
+    )
+
+
+recomputes = st.sampled_from(RECOMPUTE)
+small_dims = _dims(4, 16, 8, 100)
+large_dims = _dims(128, 2**17, 256, 10**13, least=2**10)
+small_seq_lens = st.integers(1, 64)
+large_seq_lens = st.integers(2**12, 2 * 10**6)
+small_batches = st.integers(0, 8)
+large_batches = st.integers(1, 2048)
+slacks = st.one_of(st.just(0), st.integers(0, 10**6))  # 0: exactly the memory, often
+
+
+class Fit(NamedTuple):
+    """A largest_batch question whose answer is `batch` by construction."""
+
+    shape: Dims
+    seq_len: int
+    memory: int
+    recompute: str
+    batch: int
+
+
+def _fit(shape: Dims, seq_len: int, recompute: str, batch: int, slack: int) -> Fit:
+    """A memory holding `batch` sequences and less than one more: the peak at `batch`, plus
+    less than one sequence's activations."""
+    each = activation_oracle(shape, seq_len, 1, recompute)
+    memory = peak_oracle(shape, seq_len, batch, recompute) + slack % each
+    return Fit(shape, seq_len, memory, recompute, batch)
+
+
+def _states_over(shape: Dims, seq_len: int, recompute: str, short: int) -> Fit:
+    """A memory below the states (when there are states): 0 fits."""
+    states = peak_oracle(shape, seq_len, 0, recompute)
+    return Fit(shape, seq_len, max(0, states - 1 - short % max(states, 1)), recompute, 0)
+
+
+small_fits = st.one_of(
+    st.builds(_fit, small_dims, small_seq_lens, recomputes, st.integers(0, 40), slacks),
+    st.builds(_states_over, small_dims, small_seq_lens, recomputes, st.integers(0, 10**6)),
+)
+# Answers up to 2,000: a module that tries each b in turn still answers in time (that is a
+# question of cost, its own rubric point), and is right.
+large_fits = st.builds(
+    _fit, large_dims, large_seq_lens, recomputes, st.integers(0, 2000), st.integers(0, 10**30)
+)
+
+
+def _plan_call(
+    shape: Dims,
+    recompute: str,
+    lengths: list[int],
+    room: int,
+    slack: int,
+    window: int,
+    tokens_per_step: int,
+) -> PlanCall:
+    """Every sequence fits alone: the memory holds 1 + room of the longest, and a little more."""
+    longest = max(lengths, default=1)
+    each = activation_oracle(shape, longest, 1, recompute)
+    memory = peak_oracle(shape, longest, 1 + room, recompute) + slack % each
+    return PlanCall(tuple(lengths), shape, memory, recompute, window, tokens_per_step)
+
+
+def _plan_calls(min_size: int) -> st.SearchStrategy[PlanCall]:
+    return st.builds(
+        _plan_call,
+        _dims(2, 4, 3, 10),
+        recomputes,
+        st.lists(st.integers(1, 12), min_size=min_size, max_size=14),
+        st.integers(0, 5),
+        slacks,
+        st.integers(1, 16),
+        st.integers(1, 60),
+    )
+
+
+plan_calls = _plan_calls(0)
+nonempty_plan_calls = _plan_calls(1)
+
+
+def _with_too_long(call: PlanCall, at: int, excess: int) -> tuple[PlanCall, int]:
+    """`call` with a sequence that fits no micro-batch inserted at a position drawn."""
+    position = at % (len(call.lengths) + 1)
+    too_long = too_long_from(call.shape, call.memory, call.recompute) + excess
+    lengths = (*call.lengths[:position], too_long, *call.lengths[position:])
+    return call._replace(lengths=lengths), position
+
+
+calls_with_one_too_long = st.builds(
+    _with_too_long, plan_calls, st.integers(0, 14), st.integers(0, 3)
+)
+not_lengths = st.sampled_from([0, -1, -12, True, False, 2.0, 3.5, "3", None, (2,)])
+
+
+def _with_bad_length(call: PlanCall, at: int, bad: object) -> tuple[PlanCall, int]:
+    position = at % (len(call.lengths) + 1)
+    lengths = (*call.lengths[:position], bad, *call.lengths[position:])
+    return call._replace(lengths=lengths), position
+
+
+calls_with_a_bad_length = st.builds(_with_bad_length, plan_calls, st.integers(0, 14), not_lengths)
