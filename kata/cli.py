@@ -243,6 +243,12 @@ def _interview(arguments: argparse.Namespace) -> int:
                 f"Answer it first, out loud or on paper; then: "
                 f"python -m kata interview {exercise} --reveal"
             )
+    if found.followups and arguments.reveal:
+        print()
+        print("Then the follow-ups, as far as time allows (ask, answer, then look):")
+        for number, (ask, answer) in enumerate(found.followups, 1):
+            print(_wrapped(f"{number}. {ask.replace('**', '')}", hang=5))
+            print(_wrapped(answer.replace("**", ""), hang=5).replace("  ", "     ", 1))
     return 0
 
 

@@ -15,6 +15,7 @@ to it).  Invariants, checked when a plan is read:
 
 from __future__ import annotations
 
+import textwrap
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -58,6 +59,8 @@ class Plan:
     clarify_minutes: int  # before any code: the questions a strong candidate asks first
     clarifying: tuple[str, ...]
     steps: tuple[Step, ...]
+    # The follow-up ladder: (what the interviewer asks, the answer expected), in order.
+    followups: tuple[tuple[str, str], ...] = ()
 
     def step_of(self, point: str) -> Step:
         return next(step for step in self.steps if point in step.points)
@@ -86,6 +89,9 @@ def plan(exercise: str) -> Plan:
         int(clarify["minutes"]),
         tuple(str(q) for q in clarify["questions"]),
         steps,
+        tuple(
+            (str(f["ask"]), " ".join(str(f["answer"]).split())) for f in data.get("followup", [])
+        ),
     )
     _check(found, where)
     return found
@@ -183,3 +189,13 @@ def markdown(found: Plan) -> str:
 
 def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
+
+
+def ladder(found: Plan) -> str:
+    """The follow-up ladder as RUBRIC.md shows it: one numbered rung each."""
+    return "\n".join(
+        textwrap.fill(
+            f"{number}. **{ask}** {answer}", 78, subsequent_indent="   ", break_on_hyphens=False
+        )
+        for number, (ask, answer) in enumerate(found.followups, 1)
+    )

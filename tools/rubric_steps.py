@@ -4,8 +4,9 @@
     python tools/rubric_steps.py --write   # write them
 
 Each table sits between ``<!-- plan: EXERCISE -->`` and ``<!-- /plan -->``
-in its exercise's section; tests/reference/test_plans.py fails when one
-differs from its plan.
+in its exercise's section, and a follow-up ladder between ``<!-- ladder:
+EXERCISE -->`` and ``<!-- /ladder -->``; tests/reference/test_plans.py fails
+when one differs from its plan.
 """
 
 from __future__ import annotations
@@ -19,19 +20,20 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from kata.exercises import EXERCISES  # noqa: E402 (after the path it needs)
-from kata.plan import markdown, plan  # noqa: E402
+from kata.plan import ladder, markdown, plan  # noqa: E402
 
 RUBRIC = ROOT / "RUBRIC.md"
-BLOCK = re.compile(r"<!-- plan: (\w+) -->\n.*?<!-- /plan -->", re.S)
+BLOCK = re.compile(r"<!-- (plan|ladder): (\w+) -->\n.*?<!-- /\1 -->", re.S)
 
 
-def block(exercise: str) -> str:
-    return f"<!-- plan: {exercise} -->\n{markdown(plan(exercise))}\n<!-- /plan -->"
+def block(kind: str, exercise: str) -> str:
+    shown = markdown(plan(exercise)) if kind == "plan" else ladder(plan(exercise))
+    return f"<!-- {kind}: {exercise} -->\n{shown}\n<!-- /{kind} -->"
 
 
 def written(text: str) -> str:
-    """`text` with every plan table as its plan says."""
-    return BLOCK.sub(lambda found: block(found.group(1)), text)
+    """`text` with every plan table and ladder as its plan says."""
+    return BLOCK.sub(lambda found: block(found.group(1), found.group(2)), text)
 
 
 def main() -> int:

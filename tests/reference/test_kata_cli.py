@@ -165,6 +165,9 @@ def test_the_spoken_step_keeps_its_checklist_until_asked(tmp_path: Path) -> None
     assert item[:40] in " ".join(shown.stdout.split())
     total = sum(s.minutes for s in plan("detector").steps) + plan("detector").clarify_minutes
     assert f"A session of {total} minutes" in shown.stdout
+    ask, _ = plan("detector").followups[3]
+    assert ask not in hidden.stdout, "the follow-ups come with the checklist"
+    assert ask[:40] in shown.stdout
 
 
 @pytest.mark.parametrize(
