@@ -178,7 +178,7 @@ def test_a_length_below_one_or_not_an_int_is_refused_wherever_it_is(
 ) -> None:
     """A bad length is refused wherever it is: first, last, after forty good ones, after a
     sequence too long (a ValueError either way); never dropped or planned."""
-    memory.refuses(asked("plan_batches", lengths=lengths, memory=200, window=4), problem)
+    memory.refuses(asked("plan_batches", lengths=lengths, window=4), problem)
 
 
 @pytest.mark.rules(10)
