@@ -51,6 +51,14 @@ class Interrupt(KeyboardInterrupt):
 
 
 class Parser(argparse.ArgumentParser):
+    """The command lines' parser, and their subcommands' (argparse makes those of the same
+    class).  A flag is never abbreviated: `--win 99` is refused, never taken for
+    `--window-ms 99`, nor `--time 5` for the one flag it happens to begin today."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 

@@ -133,6 +133,9 @@ CASES: list[tuple[str, tuple[Main, list[str]], bytes | None, int, str]] = [
     ("utilization, --gpus +4", (variants_cli.main, ["utilization", "{log}", "--gpus", "+4"]), EVENTS, BAD, "argument --gpus: '+4' is not an integer (ASCII digits"),
     ("utilization, a backwards horizon", utilization("--horizon", "9", "5"), EVENTS, BAD, "--horizon ends before it starts"),
     ("utilization, an event after --until", utilization("--until", "5"), EVENTS, BAD, "log.csv:3: event after the end"),
+    ("detect, a flag abbreviated", detect("--time", "5"), BEATS, BAD, "unrecognized arguments: --time"),
+    ("threshold, a flag abbreviated", (solution_cli.main, ["threshold", "--interval", "1000", "--miss", "1/100", "--ranks", "8", "--horizon", "9"]), None, BAD, "the following arguments are required: --miss-probability"),
+    ("jobs submit, --win for --window-ms", (variants_cli.main, ["jobs", "submit", "--store", "sqlite:{log}.db", "b1", "{log}", "--win", "99"]), b"", BAD, "unrecognized arguments: --win 99"),
 ]
 # fmt: on
 
