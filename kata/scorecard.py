@@ -154,6 +154,11 @@ class Scorecard:
                 "explained_by": [m for m in named if home[m] != name],
                 "symptoms": _distinct(t.symptom for t in failed if not t.mistakes),
             }
+        steps = {
+            name: self._steps(found, self.hints.get(name, {}))
+            for name in self.kata.attempted
+            if (found := _plan(name)) is not None
+        }
         order = {name: index for index, name in enumerate(POINTS)}
         ranked = sorted(evidence, key=lambda m: (-evidence[m], order[home[m]], m))
         return {
@@ -173,11 +178,8 @@ class Scorecard:
                 }
                 for m in ranked
             ],
-            "steps": {
-                name: self._steps(found, self.hints.get(name, {}))
-                for name in self.kata.attempted
-                if (found := _plan(name)) is not None
-            },
+            "steps": steps,
+            "next_step": {name: _upcoming(rows) for name, rows in steps.items()},
             "interrupted": self.interrupted,
             "stepwise": self.stepwise,
             "stopped_at_step": self.stopped_at_step,
@@ -339,6 +341,11 @@ def _owner(found: Plan, function: str, asking: Step) -> int:
     return asking.number
 
 
+def _upcoming(steps: list[dict[str, Any]]) -> int | None:
+    """The first step not passed (a spoken one aside): the one to write next."""
+    return next((s["number"] for s in steps if s["result"] not in ("passed", "interview")), None)
+
+
 def _step_lines(card: dict[str, Any]) -> list[str]:
     lines: list[str] = []
     for exercise, steps in card.get("steps", {}).items():
@@ -356,11 +363,11 @@ def _step_lines(card: dict[str, Any]) -> list[str]:
                 f"  {step['result'].upper():<14}{step['number']}. {step['name']}: "
                 f"{step['title']}{later}{hint}"
             )
-        upcoming = next((s for s in steps if s["result"] not in ("passed", "interview")), None)
+        upcoming = card.get("next_step", {}).get(exercise)
         if upcoming is not None:
             lines.append(
-                f"Next: step {upcoming['number']}, {upcoming['name']} "
-                f"(python -m kata step {exercise} {upcoming['number']})"
+                f"Next: step {upcoming}, {steps[upcoming - 1]['name']} "
+                f"(python -m kata step {exercise} {upcoming})"
             )
     return lines
 
