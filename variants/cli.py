@@ -13,12 +13,14 @@ from solution.unix import Parser
 from variants.batcher import cli as batcher_cli
 from variants.credits import cli as credits_cli
 from variants.jobs import cli as jobs_cli
+from variants.jobs.store import StoreError
 from variants.memory import cli as memory_cli
 from variants.quotas import cli as quotas_cli
 from variants.retry import cli as retry_cli
 from variants.sweep import cli as sweep_cli
 
 EXIT_BAD_INPUT = 2
+EXIT_STORE = 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -38,4 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as error:
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except StoreError as error:  # not the input's fault: the store's (a full disk)
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return EXIT_STORE
     return status

@@ -8,17 +8,19 @@ partial indexes are what keep a claim and an expiry off a scan of the queue.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 from solution.logfile import InputError
 from variants.jobs.intake import Submitted
-from variants.jobs.store import Cursor, Settings, Store
+from variants.jobs.store import Cursor, Settings, Store, StoreError
 
 OPEN_SECONDS = 60  # how long opening an SQLite store waits for other connections
 SCHEMA = """
@@ -73,6 +75,9 @@ class SqliteStore(Store):
         # SQLite answers "database is locked" at once, without waiting out the timeout, where
         # waiting could deadlock: two connections creating the store at the same moment.
         # Opening is tried again until the timeout; a busy store is not "not a job store".
+        if _unwritable(self.path):
+            self._db = self._opened_read_only()
+            return
         deadline = time.monotonic() + OPEN_SECONDS
         while True:
             try:
@@ -83,6 +88,8 @@ class SqliteStore(Store):
                     raise InputError(f"{self.path}: not a job store ({error})") from None
                 time.sleep(0.01)
             except sqlite3.DatabaseError as error:
+                if _cannot_write(error):
+                    raise StoreError(f"{self.path}: {error}; nothing was written") from None
                 raise InputError(f"{self.path}: not a job store ({error})") from None
 
     def _opened(self) -> sqlite3.Connection:
@@ -98,6 +105,23 @@ class SqliteStore(Store):
             raise
         return db
 
+    def _opened_read_only(self) -> sqlite3.Connection:
+        """A store on a read-only disk, or a file not ours to write, can still be read:
+        status and results answer, and a write is refused in one line (StoreError)."""
+        self.read_only = True
+        uri = "file:" + urllib.parse.quote(str(Path(self.path).resolve()))
+        # mode=ro still needs the WAL's shared memory file, which a read-only folder may
+        # not hold; immutable reads the file alone (whose WAL its last writer checkpointed).
+        for query in ("?mode=ro", "?immutable=1"):
+            db = sqlite3.connect(uri + query, uri=True, isolation_level=None)
+            try:
+                db.execute("SELECT count(*) FROM batches, requests WHERE 0")
+                return db
+            except sqlite3.DatabaseError as error:
+                db.close()
+                failed = error
+        raise InputError(f"{self.path}: not a job store ({failed}, read-only)") from None
+
     def sql(self, statement: str, params: Sequence[Any] = ()) -> Cursor:
         return self._db.execute(statement, params)
 
@@ -106,13 +130,19 @@ class SqliteStore(Store):
         if self._db.in_transaction:  # nested: the outer one commits
             yield
             return
-        self._db.execute("BEGIN IMMEDIATE")
         try:
-            yield
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+                self._db.execute("COMMIT")
+            except BaseException:
+                with suppress(sqlite3.OperationalError):  # a COMMIT that failed may have ended it
+                    self._db.execute("ROLLBACK")
+                raise
+        except sqlite3.OperationalError as error:
+            if not _cannot_write(error):
+                raise
+            raise StoreError(f"{self.path}: {error}; nothing was written") from None
 
     def server_now(self) -> int:
         return time.time_ns() // 1_000_000  # one machine, one clock
@@ -172,6 +202,19 @@ class PostgresStore(Store):
     def _insert(self, batch_id: str, requests: list[Submitted], now: int) -> None:
         with self._db.cursor() as cursor:
             cursor.executemany(INSERT.replace("?", "%s"), _rows(batch_id, requests, now))
+
+
+def _unwritable(path: str) -> bool:
+    """A file there that this process may not write, or in a folder it may not write."""
+    where = Path(path)
+    if path == ":memory:" or not where.is_file():
+        return False
+    return not (os.access(where, os.W_OK) and os.access(where.parent, os.W_OK))
+
+
+def _cannot_write(error: sqlite3.DatabaseError) -> bool:
+    """SQLite's words for a disk that is full or will not be written."""
+    return getattr(error, "sqlite_errorname", "") in ("SQLITE_FULL", "SQLITE_READONLY")
 
 
 def redacted(dsn: str) -> str:

@@ -176,12 +176,14 @@ def _worker(args: argparse.Namespace) -> int:
     )
     model = Model(args.seed, args.failure_rate, args.token_budget)
     store_settings = settings(args)
-    _open(args, create=True).close()  # a bad store is refused here, before any thread starts
+    with _open(args) as first:  # a store not there, bad or read-only: refused before any thread
+        if first.read_only:
+            raise InputError(f"{args.store}: read-only, and a worker writes")
     stop = stop_on_sigterm()
     crash = Random(f"crash/{args.seed}/{args.name}/{os.getpid()}")
 
     def opened() -> Store:
-        store = open_store(args.store, store_settings)
+        store = open_store(args.store, store_settings, create=False)
         if crashes:
             store.failpoint = lambda where: _maybe_crash(crashes.get(where, 0.0), crash)
         return store
@@ -190,7 +192,7 @@ def _worker(args: argparse.Namespace) -> int:
         from variants.jobs.metrics import serve  # the optional prometheus_client extra
 
         try:
-            serve(lambda: open_store(args.store, store_settings), args.metrics_port)
+            serve(lambda: open_store(args.store, store_settings, create=False), args.metrics_port)
         except OSError as error:
             raise InputError(
                 f"cannot serve metrics on port {args.metrics_port}: {error.strerror}"

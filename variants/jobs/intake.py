@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 from solution.logfile import InputError
 
@@ -31,22 +32,42 @@ class Submitted:
 
 
 TOKENS_LIMIT = 2**31 - 1  # a request's tokens fit a 32-bit column, in either store
+# A batch's limits, of the order of the providers' (100,000 requests or 256 MB a batch):
+# checked while the file is read, so a huge line or file is refused before it is in memory.
+LINE_LIMIT = 1 << 20  # bytes a request line, at most: 1 MiB
+FILE_LIMIT = 256 << 20  # bytes a batch file, at most: 256 MiB
+REQUESTS_LIMIT = 100_000  # requests a batch, at most
 
 
 def read_file(path: str) -> list[Submitted]:
-    """The requests of the JSON Lines file at `path` (UTF-8, a byte-order mark allowed)."""
+    """The requests of the JSON Lines file at `path` (UTF-8, a byte-order mark allowed),
+    read a line at a time: InputError, naming the line, for one over `LINE_LIMIT` bytes, a
+    file over `FILE_LIMIT` or more than `REQUESTS_LIMIT` requests, before it is read whole."""
     try:
         with open(path, "rb") as file:
-            data = file.read()
+            size = os.fstat(file.fileno()).st_size
+            if size > FILE_LIMIT:
+                raise InputError(f"{path}: {size:,} bytes, over a batch's {FILE_LIMIT:,}")
+            return read_requests(_lines(file, path), source=path)
     except OSError as error:
         raise InputError(f"{path}: cannot read ({error.strerror})") from None
-    lines = []
-    for number, raw in enumerate(data.removeprefix(b"\xef\xbb\xbf").splitlines(), start=1):
-        try:
-            lines.append(raw.decode("utf-8"))
-        except UnicodeDecodeError as error:
-            raise InputError(f"{path}:{number}: not UTF-8 (byte {error.start + 1})") from None
-    return read_requests(lines, source=path)
+
+
+def _lines(file: BinaryIO, path: str) -> Iterator[str]:
+    number = 0
+    while chunk := file.readline(LINE_LIMIT + 2):  # the line, its CR LF, and one byte over
+        if number == 0:
+            chunk = chunk.removeprefix(b"\xef\xbb\xbf")
+        for raw in chunk.splitlines():  # a lone CR ends a line too, as it always did
+            number += 1
+            if len(raw) > LINE_LIMIT:
+                raise InputError(f"{path}:{number}: a line over {LINE_LIMIT:,} bytes")
+            if number > REQUESTS_LIMIT:
+                raise InputError(f"{path}:{number}: more than {REQUESTS_LIMIT:,} requests")
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise InputError(f"{path}:{number}: not UTF-8 (byte {error.start + 1})") from None
 
 
 def read_requests(lines: Iterable[str], *, source: str) -> list[Submitted]:

@@ -55,6 +55,11 @@ class Fenced(Exception):  # noqa: N818 (the lease exercise's name for the refusa
     """The lease is no longer live, or no longer holds the request: nothing was written."""
 
 
+class StoreError(Exception):
+    """The store cannot do what was asked (its disk is full, it is read-only): one line,
+    the transaction rolled back, so nothing was half-written."""
+
+
 class Claimed(NamedTuple):
     id: int
     custom_id: str
@@ -101,6 +106,7 @@ class Store:
     # PostgreSQL's row locks; SQLite takes the whole database's write lock at BEGIN.
     claim_lock = ""  # FOR UPDATE SKIP LOCKED: claims pass each other's rows by
     row_lock = ""  # FOR UPDATE: a lease's writes and its expiry wait for each other
+    read_only = False  # opened to read only: status and results read it as it stands
 
     def __init__(self, settings: Settings, clock: Callable[[], int] | None) -> None:
         self.settings = settings
@@ -149,12 +155,22 @@ class Store:
             ).rowcount
             if inserted:
                 self._insert(batch_id, requests, now)
-            elif (
-                self.sql("SELECT digest FROM batches WHERE id = ?", [batch_id]).fetchone()[0]
-                != content
-            ):
-                raise InputError(f"batch {batch_id!r} exists with other content")
+            else:
+                self._same_batch(batch_id, content)
         return self.status(batch_id)
+
+    def _same_batch(self, batch_id: str, content: str) -> None:
+        """A resubmission is the same batch, or refused: its content and its window."""
+        row = self.sql(
+            "SELECT digest, expires_at - created_at FROM batches WHERE id = ?", [batch_id]
+        ).fetchone()
+        if row[0] != content:
+            raise InputError(f"batch {batch_id!r} exists with other content")
+        if row[1] != self.settings.window_ms:
+            raise InputError(
+                f"batch {batch_id!r} exists with a window of {row[1]} ms,"
+                f" not {self.settings.window_ms} (--window-ms)"
+            )
 
     def status(self, batch_id: str) -> Status:
         """The batch's processing status and counts (its expiry window applied first)."""
@@ -478,6 +494,8 @@ class Store:
         self._counts.clear()
 
     def _sweep(self) -> None:
+        if self.read_only:  # nothing can be written; a window past is swept by a writer
+            return
         with self.transaction():
             self._expire_batches(self.now())
 
