@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -59,9 +60,36 @@ class KataFailure(AssertionError):  # noqa: N818 (a failed check, like pytest's 
         self.questions, self.outcomes = tuple(questions), tuple(outcomes)
 
 
+@dataclass(frozen=True)
+class Returns:
+    """The judge of `expect`: exactly this answer.
+
+    Where the answer is a sequence of steps that says where it first parts from the
+    one wanted (a session's transcript: ``through_first_difference``), a mistake is
+    witnessed by the steps up to there: what follows is the state it left, which two
+    ways of making the same mistake need not share."""
+
+    want: Any
+
+    def __call__(self, outcomes: Sequence[Outcome]) -> bool:
+        return outcomes[0] == Returned(self.want)
+
+    def witness(self, outcomes: Sequence[Outcome]) -> Sequence[Outcome]:
+        """What of `outcomes` a known mistake must answer alike to be this failure's."""
+        first = outcomes[0] if len(outcomes) == 1 else None
+        cut = getattr(self.want, "through_first_difference", None)
+        if (
+            cut is None
+            or not isinstance(first, Returned)
+            or type(first.value) is not type(self.want)
+        ):
+            return outcomes
+        return (Returned(first.value.through_first_difference(self.want)),)
+
+
 def returns(want: Any) -> Judge:
     """The judge of `expect`: exactly this answer."""
-    return lambda outcomes: outcomes[0] == Returned(want)
+    return Returns(want)
 
 
 def answered(outcomes: Sequence[Outcome]) -> bool:

@@ -28,6 +28,13 @@ class Transcript:
     observations: tuple[Observation, ...]
     notes: tuple[str, ...] = field(default=(), compare=False)  # where the unexpected arose
 
+    def through_first_difference(self, want: Transcript) -> Transcript:
+        """The steps up to the first whose observation is not `want`'s, that one included."""
+        for i, (got, wanted) in enumerate(zip(self.observations, want.observations, strict=False)):
+            if got != wanted:
+                return Transcript(self.observations[: i + 1])
+        return self
+
 
 def play(
     impl: Module,
