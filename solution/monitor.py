@@ -32,8 +32,8 @@ class HeartbeatMonitor:
     ``stopped()`` returns exactly what ``detect`` returns for every beat so far,
     with ``start`` the clock at construction and ``now = clock()``, read once.
     The clock is injected (``clock=``) so tests drive it by hand; a reading
-    earlier than the one before it raises ValueError, in ``beat`` and in
-    ``stopped`` alike.
+    earlier than the last one accepted raises ValueError, in ``beat`` and in
+    ``stopped`` alike, and is not kept.
     """
 
     __slots__ = ("_by_receipt", "_clock", "_latest", "_to_back", "start", "timeout", "world_size")

@@ -84,7 +84,8 @@ class HeartbeatMonitor:
     now = clock(), read once per check.  beat is O(1); stopped() is
     O(1 + ranks reported), amortized, never O(world_size).  ValueError for a
     negative world_size or timeout, a rank out of range, and a clock reading
-    earlier than the last, in beat() and in stopped() alike.
+    earlier than the last one accepted, in beat() and in stopped() alike (a
+    refused call changes nothing, its reading included).
     """
 
     def __init__(

@@ -1,7 +1,8 @@
 """WRONG: a claim expires the due leases before it checks its limit.
 
-A claim refused for its limit has already expired the leases due and moved
-the clock: requests have gone back to the queue and their draws are spent.
+A claim refused for its limit has already expired the leases due: requests
+have gone back to the queue and their draws are spent (the clock itself is
+left where it was).
 An operation that raises changes nothing, so every check comes before the
 first change (rule 3).
 """
@@ -17,6 +18,5 @@ FAILS = "lease_validation"
 class Queue(Written):
     def claim(self, worker: str, *, now: int, limit: int) -> Lease | None:
         self._check_now(now)
-        self._now = now
         self._expire(now)  # the mistake: before the limit is checked
         return super().claim(worker, now=now, limit=limit)

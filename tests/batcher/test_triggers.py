@@ -49,6 +49,19 @@ def test_the_oldest_request_sets_the_deadline(impl: Implementation) -> None:
     )
 
 
+@pytest.mark.rules(7, 11)
+def test_the_oldest_request_sets_the_deadline_whatever_the_service_order(
+    impl: Implementation,
+) -> None:
+    """a (priority 0) at 0, b (priority 1) at 3, max_wait 5: b is served first, but a is
+    the oldest: the batch goes at 5, when a has waited 5, not at 8 when b has."""
+    steps = [submit("a", 0), submit("b", 3, priority=1), poll(4), poll(5)]
+    want = ["queued", "queued", NOTHING, sends((["a", "b"], 2))]
+    expect_session(
+        impl, Session.of(steps, max_batch_size=10, max_wait=5, max_queue=10), want, rule=RULE
+    )
+
+
 @pytest.mark.rules(11)
 def test_a_request_that_has_waited_exactly_max_wait_goes(impl: Implementation) -> None:
     """Waited max_wait - 1: it stays; waited max_wait: it goes (>=, not >)."""

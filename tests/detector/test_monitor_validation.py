@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kata.checks import expect_value_error
+from kata.checks import expect, expect_value_error
 from kata.impl import Implementation
-from tests.support.detecting import Session, session_question
+from tests.support.detecting import Session, refused_reading_question, session_question
 
 pytestmark = [pytest.mark.validation, pytest.mark.rules(12)]
 
@@ -34,3 +34,16 @@ BAD_USE = {
 def test_bad_use_raises_value_error(impl: Implementation, case: str) -> None:
     """A monotonic clock never goes back, and no rank outside the world beats."""
     expect_value_error(impl, session_question(BAD_USE[case]), case)
+
+
+@pytest.mark.parametrize("call", ["beat", "stopped"])
+def test_a_refused_reading_is_not_kept(impl: Implementation, call: str) -> None:
+    """A refused call changes nothing, the clock included: the reading that went back is
+    not the monitor's last reading, so one still behind the last accepted is refused."""
+    rule = (
+        "a clock reading earlier than the last one accepted raises ValueError; a refused "
+        "reading changes nothing, so it is never the one compared against."
+    )
+    expect(
+        impl, refused_reading_question(call), ("accepted", "ValueError", "ValueError"), rule=rule
+    )

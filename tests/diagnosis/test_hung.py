@@ -84,6 +84,18 @@ def test_a_late_beat_with_lower_progress_changes_nothing(impl: Implementation) -
     expect(impl, diagnose_question(case), ((), (HungRow(0, 5, 10, 60),)), rule=RULE)
 
 
+@pytest.mark.rules(3)
+def test_a_late_beat_logged_between_two_of_the_highest_changes_nothing(
+    impl: Implementation,
+) -> None:
+    """Progress 5 heard at 10 and again at 30; a late beat carrying 4 arrives at 60 but is
+    logged between them: still 5 since 10, hung at 70 with a stall of 60, whatever order
+    the log lists them in."""
+    beats = (Beat(0, 0, 10, 5), Beat(0, 1, 60, 4), Beat(0, 2, 30, 5))
+    case = Case(beats, world_size=1, start=0, now=70, timeout=30, stall_timeout=35)
+    expect(impl, diagnose_question(case), ((), (HungRow(0, 5, 10, 60),)), rule=RULE)
+
+
 @pytest.mark.rules(2)
 def test_beats_after_now_are_not_heard_yet(impl: Implementation) -> None:
     """Replaying as of 50: the progress heard at 60 does not count yet."""

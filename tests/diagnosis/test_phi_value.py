@@ -69,6 +69,14 @@ def test_a_silence_far_below_the_mean_is_phi_zero_not_an_overflow(impl: Implemen
     expect(impl, trace_question(t), trace_oracle(t), rule=RULE)
 
 
+@pytest.mark.rules(14)
+def test_a_silence_far_above_the_mean_is_a_large_phi_not_an_overflow(impl: Implementation) -> None:
+    """The other side: 60 s after regular beats 1 s apart, z is far past 709, where
+    exp(z) overflows a float; phi is large there (about z / ln 10), and finite."""
+    t = trace(beats_every(1_000, 5), phi_at(4_000 + 60_000), available_at(4_000 + 60_000))
+    expect(impl, trace_question(t), trace_oracle(t), rule=RULE)
+
+
 @pytest.mark.rules(15)
 def test_available_is_phi_below_the_threshold(impl: Implementation) -> None:
     """Threshold 1: phi crosses it between 4.0 s and 4.2 s of silence."""

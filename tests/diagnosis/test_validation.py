@@ -90,8 +90,18 @@ def test_phi_refuses_impossible_settings(
 
 
 @pytest.mark.rules(11)
-def test_phi_refuses_a_clock_that_goes_back(impl: Implementation) -> None:
-    expect_value_error(impl, phi_clock_back(), "a clock going back")
+@pytest.mark.parametrize(
+    "calls",
+    [
+        ("heartbeat", "heartbeat", "phi"),
+        ("heartbeat", "phi", "heartbeat"),
+        ("phi", "is_available", "heartbeat"),
+    ],
+    ids=["behind a heartbeat", "behind a phi", "behind is_available"],
+)
+def test_phi_refuses_a_clock_that_goes_back(impl: Implementation, calls: tuple[str, ...]) -> None:
+    """Behind the last reading of any call, not only the last heartbeat's."""
+    expect_value_error(impl, phi_clock_back(calls), "a clock going back")
 
 
 @pytest.mark.rules(11)

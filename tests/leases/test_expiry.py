@@ -49,6 +49,16 @@ def test_the_boundary_counts_from_the_last_renewal(impl: Implementation) -> None
     expect_session(impl, Session.of(steps), want, rule=RULE)
 
 
+@pytest.mark.rules(1, 8)
+def test_the_boundary_holds_at_the_largest_times(impl: Implementation) -> None:
+    """lease_ticks 2**62: one tick past it has expired, though (2**62 + 1) / 2**62 is 1.0
+    in a float; integers compare exactly at any size."""
+    big = 2**62
+    steps = [submit("a", 0), claim("w", 0), expire(big), expire(big + 1)]
+    want = ["ok", leased(1, "a"), expired(), expired("a")]
+    expect_session(impl, Session.of(steps, lease_ticks=big), want, rule=RULE)
+
+
 @pytest.mark.rules(8)
 def test_expiry_returns_only_what_the_lease_still_held(impl: Implementation) -> None:
     steps = [submit("a", 0), submit("b", 0), claim("w", 0, limit=2), complete(1, "a", 5)]

@@ -113,6 +113,17 @@ def test_a_release_gives_the_attempt_back(impl: Implementation) -> None:
     expect_session(impl, Session.of(steps), want, rule=RULE)
 
 
+@pytest.mark.rules(10, 11)
+def test_a_release_gives_back_only_what_the_lease_still_held(impl: Implementation) -> None:
+    """w completes a, then gives the lease back: b is ready again, a has ended and stays
+    ended (an ended request never changes)."""
+    steps = [submit("a", 0), submit("b", 0), claim("w", 0, limit=2), complete(1, "a", 2)]
+    steps += [release(1, 3), item("a"), claim("v", 3, limit=2)]
+    want = ["ok", "ok", leased(1, "a", "b"), "ok", "ok", state("succeeded", 1, "out:a")]
+    want += [leased(2, "b")]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
+
+
 @pytest.mark.rules(10)
 def test_an_expired_lease_cannot_be_released(impl: Implementation) -> None:
     steps = [submit("a", 0), claim("w", 0), release(1, 11), item("a")]

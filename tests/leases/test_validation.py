@@ -91,10 +91,10 @@ def test_a_cap_equal_to_the_base_is_a_queue(impl: Implementation) -> None:
     ids=lambda step: "-".join(map(str, step)),
 )
 def test_an_impossible_operation_changes_nothing(impl: Implementation, bad: Step) -> None:
-    """After the refusal, both requests are as they were and the clock has not moved: a
-    submit at 0 is still on time."""
-    after = [item("a"), item("b"), submit("d", 0)]
-    want = [*DONE, "ValueError", state("leased", 1), state("ready", 0), "ok"]
+    """After the refusal, both requests are as they were, the lease still holds a (its
+    result is taken), and the clock has not moved: a submit at 0 is still on time."""
+    after = [item("a"), item("b"), submit("d", 0), complete(1, "a", 0)]
+    want = [*DONE, "ValueError", state("leased", 1), state("ready", 0), "ok", "ok"]
     expect_session(impl, Session.of([*SETUP, bad, *after]), want, rule=RULE)
 
 

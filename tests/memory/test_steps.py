@@ -60,6 +60,16 @@ def test_one_token_short_and_the_step_takes_the_next_micro_batch(memory: Memory)
 
 
 @pytest.mark.rules(8)
+def test_the_next_step_counts_from_zero(memory: Memory) -> None:
+    """Target 20: 13 + 15 = 28 closes a step 8 over; the next counts from 0, so 12 alone does
+    not close it (carrying the 8 over would), and 12 + 16 = 28 does; the 14 is left."""
+    question = plan_call(APART, window=1, tokens_per_step=20)
+    batches = ONE_BY_ONE
+    want = plan_of(question, batches[:2], batches[2:4], batches[4:], real=70, padded=70)
+    memory.plan(question, want, rule=STEPS)
+
+
+@pytest.mark.rules(8)
 def test_no_empty_step_after_the_last_reaches_the_target(memory: Memory) -> None:
     """14 + 14 reach 28 with the last micro-batch: one step, and nothing after it."""
     question = plan_call([14, 14], window=1, tokens_per_step=28)

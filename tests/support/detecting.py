@@ -377,6 +377,33 @@ class Session:
         return tuple(reports)
 
 
+def refused_reading_question(call: str) -> Question:
+    """A reading refused for going back is not kept: after 10, 5 (refused), 7 is still
+    earlier than the last reading accepted, and refused too.  `call`: beat or stopped."""
+    shown = "monitor.beat(0)" if call == "beat" else "monitor.stopped()"
+    text = (
+        "monitor = HeartbeatMonitor(2, 5, clock=clock)\n"
+        f"clock.now += 10; {shown}\nclock.now -= 5; {shown}  # refused: the clock went back\n"
+        f"clock.now += 2; {shown}  # 3 ticks behind the last reading accepted"
+    )
+    return Question(text, partial(_ask_refused_reading, call))
+
+
+def _ask_refused_reading(call: str, impl: Module) -> tuple[str, ...]:
+    clock = FakeClock()
+    monitor = impl.require("HeartbeatMonitor")(2, 5, clock=clock)
+    act = (lambda: monitor.beat(0)) if call == "beat" else monitor.stopped
+    said = []
+    for move in (10, -5, 2):
+        clock.now += move
+        try:
+            act()
+            said.append("accepted")
+        except ValueError:
+            said.append("ValueError")
+    return tuple(said)
+
+
 def session_question(session: Session) -> Question:
     return Question(str(session), partial(_ask_session, session), _show_reports)
 

@@ -438,16 +438,15 @@ def _ask_phi_made(settings: dict[str, Any], impl: Module) -> str:
     return "made"
 
 
-def phi_clock_back() -> Question:
-    return Question(
-        "clock reads 1000, 2000, 1500: heartbeat(), heartbeat(), phi()", _ask_phi_clock_back
-    )
+def phi_clock_back(calls: tuple[str, ...] = ("heartbeat", "heartbeat", "phi")) -> Question:
+    """The clock reads 1000, 2000, then 1500, one reading a call: the last goes back."""
+    shown = ", ".join(f"{call}()" for call in calls)
+    return Question(f"clock reads 1000, 2000, 1500: {shown}", partial(_ask_phi_clock_back, calls))
 
 
-def _ask_phi_clock_back(impl: Module) -> str:
+def _ask_phi_clock_back(calls: tuple[str, ...], impl: Module) -> str:
     ticks = iter([1_000, 2_000, 1_500])
     detector = impl.require("PhiAccrual")(clock=lambda: next(ticks))
-    detector.heartbeat()
-    detector.heartbeat()
-    detector.phi()
+    for call in calls:
+        getattr(detector, call)()
     return "no error"

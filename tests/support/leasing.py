@@ -460,3 +460,36 @@ def cost(n: int, limit: float) -> Question:
         limit=limit,
         unit="claim",
     )
+
+
+def per_claim_among_leases(impl: Module) -> Callable[[int], float]:
+    """Lines per round with n live leases outstanding (none due): claim one, complete it."""
+
+    def measure(count: int) -> float:
+        queue = impl.require("Queue")(
+            lease_ticks=10**9, max_attempts=3, base=1, cap=1, rng=Random(1)
+        )
+        for i in range(count + CLAIMS):
+            queue.submit(i, now=0)
+        for _ in range(count):
+            queue.claim("w", now=0, limit=1)
+
+        def rounds() -> None:
+            for _ in range(CLAIMS):
+                lease = queue.claim("v", now=1, limit=1)
+                queue.complete(lease.id, lease.items[0], "done", now=1)
+
+        return work(rounds) / CLAIMS
+
+    return measure
+
+
+def cost_among_leases(n: int, limit: float) -> Question:
+    return cost_question(
+        f"{CLAIMS} rounds of claim(limit=1) and complete with {n}, then {8 * n} live leases "
+        "outstanding, none due",
+        per_claim_among_leases,
+        n,
+        limit=limit,
+        unit="claim",
+    )

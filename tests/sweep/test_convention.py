@@ -37,6 +37,12 @@ def test_touching_intervals_in_either_order_of_the_log(sweep: Sweep) -> None:
     sweep.check("underused_windows", spans, ((0, 10),), rule=HALF_OPEN, horizon=(0, 10), below=2)
 
 
+def test_touching_jobs_do_not_overlap_in_either_order_of_the_log(sweep: Sweep) -> None:
+    """Job b, starting as job a ends, listed first: a sort by time alone keeps b's start
+    ahead of a's end, and the two seem to overlap."""
+    sweep.check("overlapping_jobs", [Span(0, "b", 5, 9), Span(0, "a", 0, 5)], (), rule=HALF_OPEN)
+
+
 def test_an_interval_is_busy_at_its_start_and_free_at_its_end(sweep: Sweep) -> None:
     """[3, 4) is one tick busy: idle before 3 and from 4."""
     spans = [Span(0, "a", 3, 4)]
