@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from hypothesis import Phase, is_hypothesis_test, settings
+from hypothesis.internal.conjecture import engine as conjecture_engine
 
 from kata.checks import KataFailure
 from kata.evidence import LEDGER, Check, Naming
@@ -230,10 +231,19 @@ def _load(judge: Judge, source: str | None) -> Kata:
     return Kata(source, attempted, missing, kata_mode=True)
 
 
+# In kata mode a falsifying example is shrunk at most this many times (hypothesis's own
+# limit is 500, a constant it lets users monkeypatch): a count, so the example a candidate
+# reads is the same on any machine.  Shrinking a session of many steps made thousands of
+# calls of the module in its own process: a wrong quota answer's scorecard took 31 s of
+# CPU at 500, 10 s at 50 and 5 s at 25, as long as a right answer's, with the same name.
+KATA_MAX_SHRINKS = 25
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """In kata mode, hypothesis is deterministic whatever profile was asked for."""
     if not session.config.stash[KATA].kata_mode:
         return
+    conjecture_engine.MAX_SHRINKS = KATA_MAX_SHRINKS
     current = settings.default
     if current is None or not current.derandomize or current.database is not None:
         settings.load_profile("kata")
