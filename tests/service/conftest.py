@@ -33,6 +33,13 @@ def postgres() -> Iterator[str]:
     on the machine may prune while this one runs."""
     folder = Path(tempfile.mkdtemp(prefix="jobs-postgres-"))
     server = get_server(folder / "data", cleanup_mode="delete")
+    with psycopg.connect(str(server.get_uri()), autocommit=True) as connection:
+        # Nothing here outlives the session: no flush to the disk at each commit, nor at the
+        # shutdown's checkpoint (the tests kill workers, never this server; the restart test
+        # has a server of its own).  The disk is the machine's, shared: this is minutes.
+        for setting in ("fsync", "synchronous_commit", "full_page_writes"):
+            connection.execute(f"ALTER SYSTEM SET {setting} = off")
+        connection.execute("SELECT pg_reload_conf()")
     yield str(server.get_uri())
     server.cleanup()
     shutil.rmtree(folder, ignore_errors=True)

@@ -1,5 +1,8 @@
 """The SQL store against the lease exercise's reference, the oracle: the same calls
-on both, the same answers, the same states after every call, the same jitter."""
+on both, the same answers, the same states after every call, the same jitter.
+
+The oracle is one queue; the store takes turns between batches (test_turns.py), and
+within one batch it is the oracle's queue: so each script runs on one batch."""
 
 from __future__ import annotations
 
@@ -22,7 +25,6 @@ pytestmark = pytest.mark.reference
 LEASE, ATTEMPTS, BASE, CAP = 50, 3, 10, 40
 index = st.integers(0, 7)
 calls = st.one_of(
-    st.tuples(st.just("submit"), st.integers(1, 3)),
     st.tuples(st.just("claim"), st.integers(1, 3)),
     st.tuples(st.just("tick"), st.sampled_from([1, 10, 49, 50, 51, 200])),
     st.tuples(st.just("renew"), index),
@@ -43,21 +45,22 @@ class Both:
         )
         self.rng = Random(5)  # the store draws from its twin
         self.leases: list[tuple[Any, Lease]] = []  # (the oracle's lease, the store's)
-        self.submitted = 0
         self.passed = clock.now  # the oracle's latest now: a refused call's has not passed
+
+    def submit(self, count: int) -> None:
+        """The script's batch: `count` requests, ready now."""
+        requests = [Submitted(f"r{n}", {}, 1) for n in range(count)]
+        self.store.submit("b", requests)
+        for request in requests:
+            self.kata.submit(request.custom_id, now=self.clock.now)
+        self.compare()
 
     def call(self, name: str, *args: int) -> None:
         now = self.clock.now
         if name == "tick":
             self.clock.now += args[0]
             return
-        if name == "submit":
-            requests = [Submitted(f"r{self.submitted + n}", {}, 1) for n in range(args[0])]
-            self.store.submit(f"b{self.submitted}", requests)
-            for request in requests:
-                self.kata.submit(request.custom_id, now=now)
-            self.submitted += args[0]
-        elif name == "claim":
+        if name == "claim":
             self._claim(args[0], now)
         elif name == "expire":
             expected = set(self.kata.expire(now=now))
@@ -134,11 +137,12 @@ def _fenced(call: Any) -> bool:
 @settings(
     max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(st.lists(calls, max_size=30))
+@given(st.integers(1, 12), st.lists(calls, max_size=30))
 def test_the_store_answers_as_the_lease_exercises_reference(
-    kind: str, postgres_or_none: str | None, script: list[tuple[Any, ...]]
+    kind: str, postgres_or_none: str | None, size: int, script: list[tuple[Any, ...]]
 ) -> None:
-    """Any sequence of calls: the same claims, refusals, expiries, states and backoffs."""
+    """A batch, then any sequence of calls: the same claims, refusals, expiries, states and
+    backoffs."""
     clock = Clock()
     store = fresh_store(
         kind,
@@ -151,6 +155,7 @@ def test_the_store_answers_as_the_lease_exercises_reference(
     )
     try:
         both = Both(store, clock)
+        both.submit(size)
         for call in script:
             both.call(*call)
     finally:

@@ -46,6 +46,7 @@ class Workers:
         self.url, self.folder, self.flags = url, folder, flags
         self.log = folder / "runs.jsonl"
         self.running: dict[str, subprocess.Popen[bytes]] = {}
+        self.started: list[str] = []  # every name, running or not
 
     def start(self, name: str, *extra: str) -> subprocess.Popen[bytes]:
         command = [sys.executable, "-m", "variants", "jobs", "worker", "--store", self.url]
@@ -53,6 +54,7 @@ class Workers:
         with open(self.folder / f"{name}.err", "wb") as errors:
             process = subprocess.Popen(command, cwd=ROOT, stderr=errors)
         self.running[name] = process
+        self.started.append(name)
         return process
 
     def next_exit(self, seconds: float = 120) -> tuple[str, int]:
@@ -82,6 +84,31 @@ class Workers:
 
 def rows(store: Store, query: str) -> list[tuple[object, ...]]:
     return [tuple(row) for row in store.sql(query).fetchall()]
+
+
+def ended_once(store: Store, batch_id: str, count: int, doomed: set[str], attempts: int) -> None:
+    """Every request of the batch has one outcome, and only the doomed are dead; the
+    results table holds one row a success, each written by the lease that held its
+    request; no attempt count passes the limit."""
+    counts = store.status(batch_id).counts
+    ended = {"succeeded": count - len(doomed), "errored": len(doomed), "canceled": 0, "expired": 0}
+    assert counts == {"processing": 0} | ended
+    dead = {
+        line["custom_id"] for line in store.results(batch_id) if line["result"]["type"] == "errored"
+    }
+    assert dead == doomed, "the dead-letter queue holds exactly the requests built to fail"
+    written = store.sql(
+        "SELECT count(*) FROM results o JOIN requests r ON r.id = o.request_id"
+        " WHERE r.batch_id = ?",
+        [batch_id],
+    ).fetchone()[0]
+    assert written == count - len(doomed)
+    assert not rows(
+        store,
+        "SELECT r.id FROM requests r JOIN results o ON o.request_id = r.id"
+        " WHERE r.state <> 'succeeded' OR o.lease_id <> r.lease_id",
+    ), "a result written by a lease that did not hold its request"
+    assert store.sql("SELECT max(attempts) FROM requests").fetchone()[0] <= attempts
 
 
 @pytest.fixture
@@ -123,27 +150,7 @@ def test_workers_killed_anywhere_lose_nothing_and_write_nothing_twice(
         else:
             assert status == 0, group.errors(name)
     with open_store(store_url, settings) as store:
-        counts = store.status("crash").counts
-        ended = {
-            "succeeded": 300 - len(doomed),
-            "errored": len(doomed),
-            "canceled": 0,
-            "expired": 0,
-        }
-        assert counts == {"processing": 0} | ended
-        dead = {
-            line["custom_id"]
-            for line in store.results("crash")
-            if line["result"]["type"] == "errored"
-        }
-        assert dead == doomed, "the dead-letter queue holds exactly the requests built to fail"
-        assert rows(store, "SELECT count(*) FROM results")[0][0] == 300 - len(doomed)
-        assert not rows(
-            store,
-            "SELECT r.id FROM requests r JOIN results o ON o.request_id = r.id"
-            " WHERE r.state <> 'succeeded' OR o.lease_id <> r.lease_id",
-        ), "a result written by a lease that did not hold its request"
-        assert store.sql("SELECT max(attempts) FROM requests").fetchone()[0] <= attempts
+        ended_once(store, "crash", 300, doomed, attempts)
         assert killed > 0, "no worker was killed: the test proved nothing"
         assert store.counters()["leases_expired"] > 0
 

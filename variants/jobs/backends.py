@@ -16,40 +16,86 @@ import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solution.logfile import InputError
 from variants.jobs.intake import Submitted
-from variants.jobs.store import Cursor, Settings, Store, StoreError
+from variants.jobs.store import Cursor, Settings, Store, StoreError, Unavailable
 
-OPEN_SECONDS = 60  # how long opening an SQLite store waits for other connections
-SCHEMA = """
+if TYPE_CHECKING:
+    import psycopg
+
+# SQLite: how long a statement waits for another connection's write lock, then fails as
+# Unavailable (the worker backs off and tries again; a command says so).  A transaction here
+# holds it for milliseconds; a second is a writer stalled, not one at work.
+SQLITE_BUSY_MS = 1_000
+# How long opening a store waits for another connection creating it, or upgrading it, at once.
+OPEN_MS = 60_000
+# PostgreSQL, on every connection:
+# - a row lock is held for the milliseconds of one transaction: waiting a second for one is
+#   waiting for a stalled holder, so the statement fails (Unavailable) and is tried again;
+LOCK_TIMEOUT_MS = 1_000
+# - no statement here reads more than an index's few rows: ten seconds is a hang, not work;
+STATEMENT_TIMEOUT_MS = 10_000
+# - a worker paused inside a transaction (SIGSTOP, a debugger, a swap storm) loses its session
+#   and so its locks after this: the others wait at most this long for what it held;
+IDLE_IN_TRANSACTION_MS = 10_000
+# - a server that does not answer a new connection within this is down for now.
+CONNECT_TIMEOUT_MS = 5_000
+
+# The tables; a store made before a column or a table was added is brought up to date
+# (`MIGRATIONS`) before the indexes are made, in the same transaction.
+TABLES = """
 CREATE TABLE IF NOT EXISTS batches (
     id TEXT PRIMARY KEY, digest TEXT NOT NULL, size INTEGER NOT NULL,
     created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, canceled_at BIGINT,
     swept INTEGER NOT NULL DEFAULT 0);
-CREATE INDEX IF NOT EXISTS batches_open ON batches (expires_at) WHERE swept = 0;
 CREATE TABLE IF NOT EXISTS requests (
     id {identity}, batch_id TEXT NOT NULL REFERENCES batches (id),
     custom_id TEXT NOT NULL, params TEXT NOT NULL, tokens INTEGER NOT NULL,
     state TEXT NOT NULL DEFAULT 'queued', ready_at BIGINT NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0, lease_id BIGINT, error TEXT, ended_at BIGINT,
     UNIQUE (batch_id, custom_id));
-CREATE INDEX IF NOT EXISTS requests_ready ON requests (ready_at, id) WHERE state = 'queued';
-CREATE INDEX IF NOT EXISTS requests_leased ON requests (lease_id) WHERE state = 'leased';
 CREATE TABLE IF NOT EXISTS leases (
     id {identity}, worker TEXT NOT NULL, claimed_at BIGINT NOT NULL,
-    deadline BIGINT NOT NULL, state TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS leases_live ON leases (deadline, id) WHERE state = 'live';
+    deadline BIGINT NOT NULL, state TEXT NOT NULL, batch_id TEXT);
 CREATE TABLE IF NOT EXISTS results (
     request_id BIGINT PRIMARY KEY REFERENCES requests (id),
     lease_id BIGINT NOT NULL, output TEXT NOT NULL, written_at BIGINT NOT NULL);
-CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS tallies (
+    name TEXT NOT NULL, worker TEXT NOT NULL, value BIGINT NOT NULL,
+    PRIMARY KEY (name, worker));
 CREATE TABLE IF NOT EXISTS workers (
     name TEXT PRIMARY KEY, started_at BIGINT NOT NULL, seen_at BIGINT NOT NULL,
     alive_ms BIGINT NOT NULL DEFAULT 0, busy_ms BIGINT NOT NULL DEFAULT 0,
-    done BIGINT NOT NULL DEFAULT 0);
+    done BIGINT NOT NULL DEFAULT 0)
 """
+# The last index is made last: a store that has it has all of the schema.
+INDEXES = """
+CREATE INDEX IF NOT EXISTS batches_open ON batches (expires_at) WHERE swept = 0;
+CREATE INDEX IF NOT EXISTS requests_ready ON requests (ready_at, id) WHERE state = 'queued';
+CREATE INDEX IF NOT EXISTS requests_leased ON requests (lease_id) WHERE state = 'leased';
+CREATE INDEX IF NOT EXISTS leases_live ON leases (deadline, id) WHERE state = 'live';
+CREATE INDEX IF NOT EXISTS requests_batch_ready ON requests (batch_id, ready_at, id)
+    WHERE state = 'queued';
+CREATE INDEX IF NOT EXISTS leases_batch ON leases (batch_id, id)
+"""
+LAST_INDEX = "leases_batch"
+# A store made before the turns between batches (leases.batch_id: its leases count as no
+# batch's, so every batch's first turn comes first) and before a counter's row per worker
+# (its counters become the rows of no worker).
+ADD_LEASE_BATCH = "ALTER TABLE leases ADD COLUMN batch_id TEXT"
+MOVE_COUNTERS = (
+    # WHERE true: SQLite's parser reads an upsert's SELECT only with a WHERE before ON CONFLICT.
+    "INSERT INTO tallies (name, worker, value) SELECT name, '', value FROM counters WHERE true"
+    " ON CONFLICT (name, worker) DO UPDATE SET value = tallies.value + excluded.value",
+    "DROP TABLE counters",
+)
+
+
+def _statements(script: str) -> list[str]:
+    return [statement for statement in script.split(";") if statement.strip()]
+
 
 INSERT = (
     "INSERT INTO requests (batch_id, custom_id, params, tokens, ready_at) VALUES (?, ?, ?, ?, ?)"
@@ -61,7 +107,8 @@ def _rows(batch_id: str, requests: list[Submitted], now: int) -> list[tuple[Any,
 
 
 class SqliteStore(Store):
-    """One file in WAL mode: readers never wait, one writer at a time (BEGIN IMMEDIATE)."""
+    """One file in WAL mode: readers never wait, one writer at a time (BEGIN IMMEDIATE), and a
+    writer waits for another at most `SQLITE_BUSY_MS` (then Unavailable)."""
 
     def __init__(
         self,
@@ -74,11 +121,11 @@ class SqliteStore(Store):
         self.path = str(path)
         # SQLite answers "database is locked" at once, without waiting out the timeout, where
         # waiting could deadlock: two connections creating the store at the same moment.
-        # Opening is tried again until the timeout; a busy store is not "not a job store".
+        # Opening is tried again until OPEN_MS; a busy store is not "not a job store".
         if _unwritable(self.path):
             self._db = self._opened_read_only()
             return
-        deadline = time.monotonic() + OPEN_SECONDS
+        deadline = time.monotonic() + OPEN_MS / 1000
         while True:
             try:
                 self._db = self._opened()
@@ -93,13 +140,20 @@ class SqliteStore(Store):
                 raise InputError(f"{self.path}: not a job store ({error})") from None
 
     def _opened(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, isolation_level=None, timeout=OPEN_SECONDS)
+        # Opened by one thread and used by another (the renewal thread's), never by two at once.
+        db = sqlite3.connect(
+            self.path,
+            isolation_level=None,
+            timeout=SQLITE_BUSY_MS / 1000,
+            check_same_thread=False,
+        )
         try:
             db.execute("PRAGMA journal_mode = WAL")
             # NORMAL: a committed transaction survives the process being killed (the WAL is
             # written at commit); only a power cut may lose the last few.
             db.execute("PRAGMA synchronous = NORMAL")
-            db.executescript(SCHEMA.format(identity="INTEGER PRIMARY KEY"))
+            if not _sqlite_has(db, LAST_INDEX):  # a store up to date is only read: no lock
+                _sqlite_schema(db)
         except BaseException:
             db.close()
             raise
@@ -116,6 +170,8 @@ class SqliteStore(Store):
             db = sqlite3.connect(uri + query, uri=True, isolation_level=None)
             try:
                 db.execute("SELECT count(*) FROM batches, requests WHERE 0")
+                if not _sqlite_has(db, "tallies"):  # made before it, and not ours to upgrade
+                    self.tallies = "counters"
                 return db
             except sqlite3.DatabaseError as error:
                 db.close()
@@ -123,14 +179,15 @@ class SqliteStore(Store):
         raise InputError(f"{self.path}: not a job store ({failed}, read-only)") from None
 
     def sql(self, statement: str, params: Sequence[Any] = ()) -> Cursor:
-        return self._db.execute(statement, params)
+        with self._translated():
+            return self._db.execute(statement, params)
 
     @contextmanager
-    def transaction(self) -> Iterator[None]:
+    def transaction(self, *, wait_ms: int | None = None) -> Iterator[None]:
         if self._db.in_transaction:  # nested: the outer one commits
             yield
             return
-        try:
+        with self._translated(), self._waiting(wait_ms):
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield
@@ -139,68 +196,193 @@ class SqliteStore(Store):
                 with suppress(sqlite3.OperationalError):  # a COMMIT that failed may have ended it
                     self._db.execute("ROLLBACK")
                 raise
+
+    @contextmanager
+    def _waiting(self, wait_ms: int | None) -> Iterator[None]:
+        """The busy timeout `wait_ms` for one transaction, SQLITE_BUSY_MS again after it."""
+        if wait_ms is None:
+            yield
+            return
+        self._db.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
+        try:
+            yield
+        finally:
+            self._db.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}")
+
+    @contextmanager
+    def _translated(self) -> Iterator[None]:
+        """SQLite's errors in the store's words: busy is Unavailable, a full or read-only disk
+        a StoreError; anything else is a fault, raised as it is."""
+        try:
+            yield
         except sqlite3.OperationalError as error:
-            if not _cannot_write(error):
-                raise
-            raise StoreError(f"{self.path}: {error}; nothing was written") from None
+            name = getattr(error, "sqlite_errorname", "")
+            if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+                raise Unavailable(str(error)) from None
+            if _cannot_write(error):
+                raise StoreError(f"{self.path}: {error}; nothing was written") from None
+            raise
 
     def server_now(self) -> int:
         return time.time_ns() // 1_000_000  # one machine, one clock
 
+    def reconnect(self) -> None:
+        pass  # a file: busy is not lost, and the connection is still good
+
     def close(self) -> None:
         self._db.close()
 
     def _insert(self, batch_id: str, requests: list[Submitted], now: int) -> None:
-        self._db.executemany(INSERT, _rows(batch_id, requests, now))
+        with self._translated():
+            self._db.executemany(INSERT, _rows(batch_id, requests, now))
+
+
+def _sqlite_has(db: sqlite3.Connection, name: str) -> bool:
+    found = db.execute("SELECT 1 FROM sqlite_master WHERE name = ?", [name]).fetchone()
+    return found is not None
+
+
+def _sqlite_schema(db: sqlite3.Connection) -> None:
+    """Make the store, or bring one made by an earlier version up to date, in one transaction."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in _statements(TABLES.format(identity="INTEGER PRIMARY KEY")):
+            db.execute(statement)
+        columns = {row[1] for row in db.execute("PRAGMA table_info(leases)")}
+        if "batch_id" not in columns:
+            db.execute(ADD_LEASE_BATCH)
+        if _sqlite_has(db, "counters"):
+            for statement in MOVE_COUNTERS:
+                db.execute(statement)
+        for statement in _statements(INDEXES):
+            db.execute(statement)
+        db.execute("COMMIT")
+    except BaseException:
+        with suppress(sqlite3.OperationalError):
+            db.execute("ROLLBACK")
+        raise
 
 
 class PostgresStore(Store):
-    """PostgreSQL: claims skip the rows other claims hold; the clock is the server's."""
+    """PostgreSQL: claims skip the rows other claims hold; the clock is the server's; every
+    wait is bounded (LOCK_TIMEOUT_MS, STATEMENT_TIMEOUT_MS, IDLE_IN_TRANSACTION_MS); a lost
+    connection is Unavailable, and `reconnect` opens another."""
 
     claim_lock = "FOR UPDATE SKIP LOCKED"
     row_lock = "FOR UPDATE"
+    share_lock = "FOR SHARE"
 
     def __init__(
-        self, dsn: str, settings: Settings | None = None, *, clock: Callable[[], int] | None = None
+        self,
+        dsn: str,
+        settings: Settings | None = None,
+        *,
+        clock: Callable[[], int] | None = None,
+        application_name: str = "jobs",
     ) -> None:
         super().__init__(settings or Settings(), clock)
+        self.dsn = dsn
+        self.application_name = application_name  # pg_stat_activity's name for this connection
+        try:
+            self._db = self._connect()
+        except Unavailable as error:
+            raise InputError(f"{redacted(dsn)}: cannot connect ({error.reason})") from None
         import psycopg  # the optional extra: only a PostgreSQL store needs it
 
-        self.dsn = dsn
         try:
-            self._db = psycopg.connect(dsn, autocommit=True)
-        except psycopg.Error as error:
-            raise InputError(f"{redacted(dsn)}: cannot connect ({_first_line(error)})") from None
-        try:
-            with self._db.transaction():
-                # Two workers starting at once would race to create the tables.
-                self._db.execute("SELECT pg_advisory_xact_lock(7101)")
-                identity = "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"
-                for statement in SCHEMA.format(identity=identity).split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
-        except psycopg.Error as error:  # no schema to create the tables in, no right to
+            if not self._has(LAST_INDEX):  # a store up to date takes no lock to open
+                self._make_schema()
+        except (psycopg.Error, Unavailable) as error:  # no schema to create in, no right to
             self._db.close()
-            raise InputError(f"{redacted(dsn)}: not a job store ({_first_line(error)})") from None
+            reason = error.reason if isinstance(error, Unavailable) else _first_line(error)
+            raise InputError(f"{redacted(dsn)}: not a job store ({reason})") from None
+
+    def _connect(self) -> psycopg.Connection[tuple[Any, ...]]:
+        import psycopg
+
+        try:
+            db = psycopg.connect(
+                self.dsn,
+                autocommit=True,
+                application_name=self.application_name,
+                connect_timeout=max(2, CONNECT_TIMEOUT_MS // 1000),  # libpq's: seconds, 2 at least
+            )
+        except psycopg.Error as error:
+            raise Unavailable(_first_line(error)) from None
+        try:
+            db.execute(
+                "SELECT set_config('lock_timeout', %s, false),"
+                " set_config('statement_timeout', %s, false),"
+                " set_config('idle_in_transaction_session_timeout', %s, false)",
+                [str(LOCK_TIMEOUT_MS), str(STATEMENT_TIMEOUT_MS), str(IDLE_IN_TRANSACTION_MS)],
+            )
+        except psycopg.Error as error:
+            db.close()
+            raise Unavailable(_first_line(error)) from None
+        return db
+
+    def _has(self, name: str) -> bool:
+        found = self._db.execute("SELECT to_regclass(%s)", [name]).fetchone()
+        return found is not None and found[0] is not None
+
+    def _make_schema(self) -> None:
+        """Make the store, or bring one made by an earlier version up to date, in one
+        transaction; the only one without a bound: an index made on a large queue takes time."""
+        with self._db.transaction():
+            self._db.execute("SET LOCAL lock_timeout = 0")
+            self._db.execute("SET LOCAL statement_timeout = 0")
+            # Two workers starting at once would race to create the tables.
+            self._db.execute("SELECT pg_advisory_xact_lock(7101)")
+            identity = "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"
+            for statement in _statements(TABLES.format(identity=identity)):
+                self._db.execute(statement)
+            self._db.execute(ADD_LEASE_BATCH.replace("COLUMN", "COLUMN IF NOT EXISTS"))
+            if self._has("counters"):
+                for statement in MOVE_COUNTERS:
+                    self._db.execute(statement)
+            for statement in _statements(INDEXES):
+                self._db.execute(statement)
 
     def sql(self, statement: str, params: Sequence[Any] = ()) -> Cursor:
         query = statement.replace("?", "%s")
-        return self._db.execute(query, params)
+        with self._translated():
+            return self._db.execute(query, params)
 
     @contextmanager
-    def transaction(self) -> Iterator[None]:
-        with self._db.transaction():
+    def transaction(self, *, wait_ms: int | None = None) -> Iterator[None]:
+        with self._translated(), self._db.transaction():
+            if wait_ms is not None:
+                self._db.execute(f"SET LOCAL lock_timeout = {int(wait_ms)}")
             yield
 
+    @contextmanager
+    def _translated(self) -> Iterator[None]:
+        """psycopg's errors in the store's words: an operational error (a lost connection, a
+        lock or a statement past its bound, a deadlock) or any error that lost the
+        connection is Unavailable; anything else is a fault, raised as it is."""
+        import psycopg
+
+        try:
+            yield
+        except psycopg.Error as error:
+            if isinstance(error, psycopg.OperationalError) or self._db.closed:
+                raise Unavailable(_first_line(error)) from None
+            raise
+
     def server_now(self) -> int:
-        row = self._db.execute("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint")
-        return int(row.fetchone()[0])  # type: ignore[index]  # one row, always
+        row = self.sql("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint")
+        return int(row.fetchone()[0])
+
+    def reconnect(self) -> None:
+        if not self._db.closed:
+            return
+        self._db = self._connect()
 
     def close(self) -> None:
         self._db.close()
 
     def _insert(self, batch_id: str, requests: list[Submitted], now: int) -> None:
-        with self._db.cursor() as cursor:
+        with self._translated(), self._db.cursor() as cursor:
             cursor.executemany(INSERT.replace("?", "%s"), _rows(batch_id, requests, now))
 
 
@@ -233,9 +415,11 @@ def open_store(
     *,
     clock: Callable[[], int] | None = None,
     create: bool = True,
+    application_name: str = "jobs",
 ) -> Store:
     """``sqlite:PATH`` or ``postgresql://...``; InputError for anything else, and, unless
-    `create`, for a SQLite file that does not exist (a typo must not make a new store)."""
+    `create`, for a SQLite file that does not exist (a typo must not make a new store).
+    `application_name` names a PostgreSQL connection in pg_stat_activity."""
     if url.startswith(("postgresql://", "postgres://")):
         try:
             import psycopg  # noqa: F401  (only to say what is missing)
@@ -243,7 +427,7 @@ def open_store(
             raise InputError(
                 f"{url}: PostgreSQL needs the postgres extra (pip install '.[postgres]')"
             ) from None
-        return PostgresStore(url, settings, clock=clock)
+        return PostgresStore(url, settings, clock=clock, application_name=application_name)
     path = url.removeprefix("sqlite:")
     if not url.startswith("sqlite:") or path.startswith("//") or "://" in path or not path:
         raise InputError(f"{url}: a store is sqlite:PATH or postgresql://...")

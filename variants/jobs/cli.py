@@ -13,6 +13,7 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Callable
 from fractions import Fraction
 from random import Random
 from typing import Any
@@ -93,6 +94,10 @@ def _worker_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--crash-at", action="append", default=[], metavar="POINT=P",
         help=f"SIGKILL itself with probability P at a point ({', '.join(CRASH_POINTS)}): tests",
+    )  # fmt: skip
+    parser.add_argument(
+        "--stop-at", choices=CRASH_POINTS, metavar="POINT",
+        help="SIGSTOP itself the first time it reaches a point, a pause inside a write: tests",
     )  # fmt: skip
 
 
@@ -180,12 +185,14 @@ def _worker(args: argparse.Namespace) -> int:
         if first.read_only:
             raise InputError(f"{args.store}: read-only, and a worker writes")
     stop = stop_on_sigterm()
-    crash = Random(f"crash/{args.seed}/{args.name}/{os.getpid()}")
+    failpoint = _failpoint(
+        crashes, args.stop_at, Random(f"crash/{args.seed}/{args.name}/{os.getpid()}")
+    )
 
-    def opened() -> Store:
-        store = open_store(args.store, store_settings, create=False)
-        if crashes:
-            store.failpoint = lambda where: _maybe_crash(crashes.get(where, 0.0), crash)
+    def opened(role: str) -> Store:
+        name = f"jobs-{role}-{args.name}"  # pg_stat_activity's application_name
+        store = open_store(args.store, store_settings, create=False, application_name=name)
+        store.failpoint = failpoint
         return store
 
     if args.metrics_port is not None:
@@ -213,6 +220,19 @@ def _crash_points(texts: list[str]) -> dict[str, float]:
     return points
 
 
-def _maybe_crash(chance: float, rng: Random) -> None:
-    if chance and rng.random() < chance:
-        os.kill(os.getpid(), signal.SIGKILL)
+def _failpoint(
+    crashes: dict[str, float], stop_at: str | None, rng: Random
+) -> Callable[[str], None]:
+    """What the worker does at a failpoint: SIGKILL itself at a point's chance; SIGSTOP
+    itself the first time it reaches `stop_at` (a pause, all threads, until SIGCONT)."""
+    stopped: set[str] = set()
+
+    def at(where: str) -> None:
+        chance = crashes.get(where, 0.0)
+        if chance and rng.random() < chance:
+            os.kill(os.getpid(), signal.SIGKILL)
+        if where == stop_at and where not in stopped:
+            stopped.add(where)
+            os.kill(os.getpid(), signal.SIGSTOP)
+
+    return at

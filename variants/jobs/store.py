@@ -17,9 +17,18 @@ never changes again; its attempts never exceed `max_attempts`.
 * A failed attempt (an error, or an expired lease) is retried after full
   jitter (`variants.retry.backoff`), drawn in the lease exercise's order, and
   after the last attempt the request is dead-lettered with its last error.
-* Cost: a claim reads B rows of the partial index of queued requests by ready
-  time, and expiry the partial index of live leases by deadline: O(B log n),
-  never a scan of the queue (tests/jobs/test_query_plans.py).
+* Turns: a claim serves one batch, the one with a request ready that was served
+  least recently (a batch never served first, then the one whose first request
+  has waited longest), so that a small batch behind a large one waits one lease,
+  not the whole large batch.
+* Cost: a claim finds the batches with requests queued by a loose index scan of
+  the partial index of queued requests by batch and ready time (a probe a batch),
+  and reads B rows of it; expiry reads the partial index of live leases by
+  deadline: O((Q + B) log n) for Q batches queued, never a scan of the queue
+  (tests/service/test_query_plans.py).
+* Bounded waits: a statement that cannot have its lock or the database within a
+  backend's stated bound fails as `Unavailable`, as does a lost connection; the
+  caller backs off and tries again (a worker) or says so in one line (a command).
 """
 
 from __future__ import annotations
@@ -37,17 +46,38 @@ from variants.jobs.model import Failed
 from variants.retry.backoff import full_jitter
 
 ENDED = ("succeeded", "errored", "canceled", "expired")
-# The two statements that must never scan (tests/service/test_query_plans.py explains
-# them): the claim of the oldest ready requests, and the expiry of the live leases past
-# their deadline; each reads a partial index.  {lock} is the backend's claim_lock.
+# The statements that must never scan (tests/service/test_query_plans.py reads their plans).
+# TURNS: each batch with a request queued, once, by a loose index scan of requests_batch_ready
+# (from the empty id, which no batch has: a step is a probe for the next batch id), with when
+# its first request is ready and its latest lease (leases_batch).
+TURNS = (
+    "WITH RECURSIVE queued (batch_id) AS (SELECT ''"
+    " UNION ALL SELECT (SELECT r.batch_id FROM requests r WHERE r.state = 'queued'"
+    " AND r.batch_id > q.batch_id ORDER BY r.batch_id LIMIT 1)"
+    " FROM queued q WHERE q.batch_id IS NOT NULL)"
+    " SELECT q.batch_id,"
+    " (SELECT r.ready_at FROM requests r WHERE r.state = 'queued' AND r.batch_id = q.batch_id"
+    " ORDER BY r.ready_at LIMIT 1),"
+    " (SELECT l.id FROM leases l WHERE l.batch_id = q.batch_id ORDER BY l.id DESC LIMIT 1)"
+    " FROM queued q WHERE q.batch_id IS NOT NULL AND q.batch_id <> ''"
+)
+# CLAIM: one batch's requests ready the longest first.  EXPIRE: the live leases past their
+# deadline.  {lock} is the backend's claim_lock: on PostgreSQL a lease row that a stalled
+# writer holds is passed by, and expired by a later claim once its holder lets go.
 CLAIM = (
     "WITH picked AS MATERIALIZED (SELECT id FROM requests WHERE state = 'queued'"
-    " AND ready_at <= ? ORDER BY ready_at, id LIMIT ? {lock})"
+    " AND batch_id = ? AND ready_at <= ? ORDER BY ready_at, id LIMIT ? {lock})"
     " UPDATE requests SET state = 'leased', lease_id = ?, attempts = attempts + 1"
     " WHERE id IN (SELECT id FROM picked)"
     " RETURNING id, custom_id, params, tokens, attempts, ready_at"
 )
-EXPIRE = "UPDATE leases SET state = 'expired' WHERE state = 'live' AND deadline < ? RETURNING id"
+EXPIRE = (
+    "WITH due AS MATERIALIZED (SELECT id FROM leases WHERE state = 'live' AND deadline < ? {lock})"
+    " UPDATE leases SET state = 'expired' WHERE id IN (SELECT id FROM due) RETURNING id"
+)
+# How long status and results wait to apply a closed window before they read the batch as it
+# stands (the next writer applies it): a stalled writer must not stall a reader's answer.
+SWEEP_WAIT_MS = 250
 DAY_MS = 86_400_000
 
 
@@ -58,6 +88,19 @@ class Fenced(Exception):  # noqa: N818 (the lease exercise's name for the refusa
 class StoreError(Exception):
     """The store cannot do what was asked (its disk is full, it is read-only): one line,
     the transaction rolled back, so nothing was half-written."""
+
+
+class Unavailable(StoreError):  # noqa: N818 (a state of the store, as Fenced is of a lease)
+    """The store cannot be reached now: its connection was lost, or a lock (SQLite's write
+    lock, a PostgreSQL row's) was not had within its bound.  Transient: try again, after a
+    backoff.
+
+    The transaction was rolled back, unless only its answer was lost after its commit: a
+    fenced write tried again is then refused (Fenced), never done twice."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"store unavailable ({reason})")
+        self.reason = reason
 
 
 class Claimed(NamedTuple):
@@ -106,7 +149,9 @@ class Store:
     # PostgreSQL's row locks; SQLite takes the whole database's write lock at BEGIN.
     claim_lock = ""  # FOR UPDATE SKIP LOCKED: claims pass each other's rows by
     row_lock = ""  # FOR UPDATE: a lease's writes and its expiry wait for each other
+    share_lock = ""  # FOR SHARE: a failed attempt and its batch's cancel wait for each other
     read_only = False  # opened to read only: status and results read it as it stands
+    tallies = "tallies"  # the counters' table ("counters" in a read-only store made before it)
 
     def __init__(self, settings: Settings, clock: Callable[[], int] | None) -> None:
         self.settings = settings
@@ -120,10 +165,15 @@ class Store:
     def sql(self, statement: str, params: Sequence[Any] = ()) -> Cursor:
         raise NotImplementedError
 
-    def transaction(self) -> AbstractContextManager[None]:
+    def transaction(self, *, wait_ms: int | None = None) -> AbstractContextManager[None]:
+        """All or nothing; `wait_ms`: a shorter bound than the backend's on waiting for a lock."""
         raise NotImplementedError
 
     def server_now(self) -> int:
+        raise NotImplementedError
+
+    def reconnect(self) -> None:
+        """A new connection if the last one was lost (else nothing); Unavailable if none."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -225,39 +275,68 @@ class Store:
 
     # -- the workers' side: the lease exercise's operations ---------------------------
     def claim(self, worker: str, *, limit: int, rng: Random) -> Lease | None:
-        """Expire what is due, then lease up to `limit` requests, ready the longest first."""
+        """Expire what is due, then lease up to `limit` requests of one batch, the one whose
+        turn it is (`_turns`), ready the longest first."""
         with self.transaction():
             now = self.now()
             self._counts.clear()
             self._expire(now, rng)
-            self._flush_counts()
-            lease_id = self.sql(
-                "INSERT INTO leases (worker, claimed_at, deadline, state) VALUES (?, ?, ?, 'live')"
-                " RETURNING id",
-                [worker, now, now + self.settings.lease_ms],
-            ).fetchone()[0]
-            rows = self.sql(
-                CLAIM.format(lock=self.claim_lock),
-                [now, limit, lease_id],
-            ).fetchall()
-            if not rows:
-                self.sql("DELETE FROM leases WHERE id = ?", [lease_id])
-                return None
-            self.failpoint("claim")
-            rows.sort(key=lambda row: (row[5], row[0]))
-            claimed = (Claimed(r[0], r[1], json.loads(r[2]), r[3], r[4]) for r in rows)
-            return Lease(lease_id, worker, tuple(claimed))
+            self._flush_counts(worker)
+            for batch_id in self._turns(now):
+                lease = self._claim_from(batch_id, worker, now, limit)
+                if lease is not None:
+                    return lease
+            return None
+
+    def _turns(self, now: int) -> list[str]:
+        """The batches with a request ready, in turn: the least recently served first (a batch
+        never served before any other, the one whose first request has waited longest)."""
+        ready = [row for row in self.sql(TURNS).fetchall() if row[1] <= now]
+        ready.sort(key=lambda row: (row[2] or 0, row[1], row[0]))  # lease ids start at 1
+        return [row[0] for row in ready]
+
+    def _claim_from(self, batch_id: str, worker: str, now: int, limit: int) -> Lease | None:
+        lease_id = self.sql(
+            "INSERT INTO leases (worker, claimed_at, deadline, state, batch_id)"
+            " VALUES (?, ?, ?, 'live', ?) RETURNING id",
+            [worker, now, now + self.settings.lease_ms, batch_id],
+        ).fetchone()[0]
+        rows = self.sql(
+            CLAIM.format(lock=self.claim_lock),
+            [batch_id, now, limit, lease_id],
+        ).fetchall()
+        if not rows:  # on PostgreSQL: another claim, beside this one, holds its ready rows
+            self.sql("DELETE FROM leases WHERE id = ?", [lease_id])
+            return None
+        self.failpoint("claim")
+        rows.sort(key=lambda row: (row[5], row[0]))
+        claimed = (Claimed(r[0], r[1], json.loads(r[2]), r[3], r[4]) for r in rows)
+        return Lease(lease_id, worker, tuple(claimed))
 
     def renew(self, lease_id: int) -> None:
         """Extend a live lease by `lease_ms` from now; Fenced if it is not live."""
         with self.transaction():
             now = self.now()
+            self.failpoint("renew")
             renewed = self.sql(
                 "UPDATE leases SET deadline = ? WHERE id = ? AND state = 'live' AND deadline >= ?",
                 [now + self.settings.lease_ms, lease_id, now],
             ).rowcount
             if not renewed:
                 raise Fenced(f"lease {lease_id} is not live")
+
+    def is_live(self, lease_id: int) -> bool:
+        """Whether the lease is live now (a worker whose write was answered Fenced after a
+        lost connection asks: live, and so its first try landed)."""
+        live = self.sql(
+            "SELECT 1 FROM leases WHERE id = ? AND state = 'live' AND deadline >= ?",
+            [lease_id, self.now()],
+        ).fetchone()
+        return live is not None
+
+    def ping(self) -> None:
+        """A round trip: Unavailable if the connection is lost."""
+        self.sql("SELECT 1").fetchone()
 
     def finish(
         self,
@@ -287,7 +366,7 @@ class Store:
             if outputs:  # the successes in two statements, however many: a batch's round trips
                 self._succeeded(lease_id, outputs, now)
             self._maybe_over(lease_id)
-            self._flush_counts()
+            self._flush_counts(worker or "")
             if worker is not None:
                 self._record(worker, now, busy_ms, len(outputs))
             self.failpoint("commit")
@@ -319,7 +398,7 @@ class Store:
         with self.transaction():
             self._counts.clear()
             returned = self._expire(self.now(), rng)
-            self._flush_counts()
+            self._flush_counts("")
             return returned
 
     def record_work(self, worker: str, *, busy_ms: int, done: int, starting: bool = False) -> None:
@@ -378,16 +457,14 @@ class Store:
             }
 
     def counters(self) -> dict[str, int]:
-        rows = self.sql("SELECT name, value FROM counters").fetchall()
-        return {"leases_expired": 0, "retries": 0, "dead_letters": 0} | dict(rows)
+        rows = self.sql(f"SELECT name, sum(value) FROM {self.tallies} GROUP BY name").fetchall()
+        counted = {name: int(value) for name, value in rows}
+        return {"leases_expired": 0, "retries": 0, "dead_letters": 0} | counted
 
     # -- inside a transaction -------------------------------------------------------
     def _expire(self, now: int, rng: Random) -> list[int]:
         self._expire_batches(now)
-        expired = self.sql(
-            EXPIRE,
-            [now],
-        ).fetchall()
+        expired = self.sql(EXPIRE.format(lock=self.claim_lock), [now]).fetchall()
         if not expired:
             return []
         self._count("leases_expired", len(expired))
@@ -405,8 +482,12 @@ class Store:
 
     def _failed(self, row: Any, error: str, permanent: bool, now: int, rng: Random) -> None:
         request_id, attempts, batch_id = row
+        # Shared, to the commit: a cancel or a window's sweep of this batch waits for this
+        # write, then ends the request if it was put back in the queue; or it went first,
+        # and the request ends here.  Without it, both read the other's state as it was.
         closed = self.sql(
-            "SELECT canceled_at IS NOT NULL, expires_at < ? FROM batches WHERE id = ?",
+            "SELECT canceled_at IS NOT NULL, expires_at < ? FROM batches WHERE id = ?"
+            f" {self.share_lock}",
             [now, batch_id],
         ).fetchone()
         if closed[0] or closed[1]:
@@ -482,22 +563,28 @@ class Store:
     def _count(self, name: str, value: int) -> None:
         self._counts[name] = self._counts.get(name, 0) + value
 
-    def _flush_counts(self) -> None:
-        # One row per counter, locked in name order by every transaction: two finishes
-        # beside each other can wait for one another, never deadlock.
+    def _flush_counts(self, worker: str) -> None:
+        # One row per counter and worker: a worker stalled inside its write holds its own
+        # rows, never another's (a row per counter was every worker's, and held them all up).
+        # In name order, so that two transactions of one worker never deadlock.
         for name in sorted(self._counts):
             self.sql(
-                "INSERT INTO counters (name, value) VALUES (?, ?)"
-                " ON CONFLICT (name) DO UPDATE SET value = counters.value + excluded.value",
-                [name, self._counts[name]],
+                "INSERT INTO tallies (name, worker, value) VALUES (?, ?, ?)"
+                " ON CONFLICT (name, worker) DO UPDATE SET value = tallies.value + excluded.value",
+                [name, worker, self._counts[name]],
             )
         self._counts.clear()
 
     def _sweep(self) -> None:
+        """Apply the windows that have closed, if that can be done at once: a writer stalled
+        on what it needs leaves it to the next writer, and the batch is read as it stands."""
         if self.read_only:  # nothing can be written; a window past is swept by a writer
             return
-        with self.transaction():
-            self._expire_batches(self.now())
+        try:
+            with self.transaction(wait_ms=SWEEP_WAIT_MS):
+                self._expire_batches(self.now())
+        except Unavailable:
+            pass  # a lost connection fails the reads that follow, in their own words
 
     def _batch(self, batch_id: str) -> Any:
         row = self.sql(
