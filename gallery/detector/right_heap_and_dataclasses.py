@@ -79,6 +79,7 @@ class HeartbeatMonitor:
         self.start = self.seen = clock()
         self.latest: dict[int, int] = {}
         self.never_heard = set(range(world_size))
+        self.compact_below = world_size // 2  # a set never shrinks its table: copy it then
         self.heap: list[tuple[int, int]] = []  # (last_heard, rank), stale entries included
 
     def _now(self) -> int:
@@ -96,6 +97,11 @@ class HeartbeatMonitor:
             heapq.heappush(self.heap, (now, rank))
         self.latest[rank] = now
         self.never_heard.discard(rank)
+        if len(self.never_heard) < self.compact_below:
+            # Iterating a set walks its whole table, which keeps the size it once had: a
+            # copy of the few left keeps a check O(1 + reported), amortized over the beats.
+            self.never_heard = set(self.never_heard)
+            self.compact_below = len(self.never_heard) // 2
 
     def stopped(self) -> list[Silent]:
         now = self._now()

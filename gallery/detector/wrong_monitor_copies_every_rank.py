@@ -33,9 +33,9 @@ class HeartbeatMonitor:
         return now
 
     def beat(self, rank: int) -> None:
-        now = self._now()
         if not 0 <= rank < self.world_size:
             raise ValueError(f"no rank {rank}")
+        now = self._now()
         self.order.move_to_end(rank)
         self.order[rank] = now
 

@@ -66,9 +66,20 @@ DONE = ["ok", "ok", "ok", "ok", started(1)]
     ids=lambda step: "-".join(map(str, step)),
 )
 def test_an_impossible_operation_changes_nothing(impl: Implementation, bad: Step) -> None:
-    after = [balance("a"), state(1), state(2)]
-    want = [*DONE, "ValueError", balanced(60, 40, 0, 100), "running", "queued"]
+    """After the refusal, the balance and the jobs are as they were, and the clock too: a
+    schedule at 0 is still on time, whatever time the refused call named."""
+    after = [balance("a"), state(1), state(2), schedule(0)]
+    want = [*DONE, "ValueError", balanced(60, 40, 0, 100), "running", "queued", started()]
     expect_session(impl, Session.of([*SETUP, bad, *after]), want, rule=RULE)
+
+
+@pytest.mark.rules(6, 14, 15)
+def test_a_reservation_refused_for_its_cost_moves_no_clock(impl: Implementation) -> None:
+    """Job 3 costs 70, and the account has 60: reserving it at 30 is refused, so 30 has
+    not passed, and a schedule at 27 is on time."""
+    steps = [*SETUP, submit(3, "a", 70), reserve(3, 30, 5), schedule(27), state(3)]
+    want = [*DONE, "ok", "ValueError", started(), "queued"]
+    expect_session(impl, Session.of(steps), want, rule=RULE)
 
 
 @pytest.mark.rules(15)

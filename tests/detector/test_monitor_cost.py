@@ -48,6 +48,17 @@ WORKLOADS = {
         rounds=ROUNDS,
         warm=True,
     ),
+    "one never heard": MonitorWorkload(
+        "one never heard",
+        f"HeartbeatMonitor(n, timeout={10 * (ROUNDS + 1)}n), running past its timeout: rank 0 "
+        f"never heard, every other rank has beaten; {ROUNDS} rounds of beats in shuffled "
+        f"orders, each beat followed by stopped() (which reports rank 0); n = {RANKS}, then "
+        f"{GROWTH * RANKS}",
+        ranks=RANKS,
+        rounds=ROUNDS,
+        warm=True,
+        silent=1,
+    ),
 }
 LEVEL_ANSWER = (Growth(level=True, unit="beat"), Growth(level=True, unit="check"))
 

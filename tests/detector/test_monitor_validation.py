@@ -6,7 +6,12 @@ import pytest
 
 from kata.checks import expect, expect_value_error
 from kata.impl import Implementation
-from tests.support.detecting import Session, refused_reading_question, session_question
+from tests.support.detecting import (
+    Session,
+    refused_rank_question,
+    refused_reading_question,
+    session_question,
+)
 
 pytestmark = [pytest.mark.validation, pytest.mark.rules(12)]
 
@@ -47,3 +52,14 @@ def test_a_refused_reading_is_not_kept(impl: Implementation, call: str) -> None:
     expect(
         impl, refused_reading_question(call), ("accepted", "ValueError", "ValueError"), rule=rule
     )
+
+
+def test_a_beat_refused_for_its_rank_leaves_the_clock_as_it_was(impl: Implementation) -> None:
+    """A refused call changes nothing: a beat of a rank outside the world, refused, has
+    not moved the monitor's last reading, so a check earlier than it is still on time."""
+    rule = (
+        "a refused call changes nothing, the clock included: only a reading the monitor "
+        "accepted is the one the next is compared with."
+    )
+    want = ("accepted", "ValueError", "accepted")
+    expect(impl, refused_rank_question(), want, rule=rule)

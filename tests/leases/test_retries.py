@@ -7,6 +7,7 @@ import pytest
 
 from kata.impl import Implementation
 from tests.support.leasing import (
+    TOP,
     Session,
     claim,
     complete,
@@ -141,3 +142,15 @@ def test_expired_leases_draw_in_claim_order_not_deadline_order(impl: Implementat
     want = ["ok", "ok", leased(1, "a"), leased(2, "c"), "ok", expired("a", "c")]
     want += [leased(3, "c"), leased(4, "a")]
     expect_session(impl, Session.of(steps, seed=5), want, rule=RULE)
+
+
+@pytest.mark.rules(1, 9)
+def test_the_backoff_bound_is_exact_at_the_largest_bases(impl: Implementation) -> None:
+    """base 2**60 + 1, every draw at its top (randint(0, b) is b): a fails at 0 and is ready
+    at exactly 2**60 + 1, not at 2**60, where a float's power rounds the bound."""
+    big = 2**60 + 1
+    steps = [submit("a", 0), claim("w", 0), fail(1, "a", 0), claim("w", big - 1)]
+    steps += [claim("w", big)]
+    want = ["ok", leased(1, "a"), "ok", None, leased(2, "a")]
+    session = Session.of(steps, base=big, cap=2**62, lease_ticks=2**62, seed=TOP)
+    expect_session(impl, session, want, rule=RULE)

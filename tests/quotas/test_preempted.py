@@ -54,6 +54,18 @@ def test_work_since_the_last_checkpoint_is_lost(impl: Implementation) -> None:
 
 
 @pytest.mark.rules(14)
+def test_checkpoints_count_from_the_jobs_start_not_from_tick_zero(impl: Implementation) -> None:
+    """b's jobs start at 7; b2 checkpoints every 10 ticks of its run, at 17, so preempted at
+    25 it loses 8 ticks (16 GPU-ticks), not 25 % 10 = 5; b3 loses its 18 (36)."""
+    steps = [submit("b1", "b", 4, 7), submit("b2", "b", 2, 7, checkpoint_every=10)]
+    steps += [submit("b3", "b", 2, 7), schedule(7), submit("a1", "a", 4, 25), schedule(25)]
+    steps += [lost("b")]
+    want = ["ok", "ok", "ok", decided(["b1", "b2", "b3"]), "ok"]
+    want += [decided(["a1"], ["b2", "b3"]), loss("b", 52)]
+    expect_session(impl, Session.of(8, HALVES, steps), want, rule=RULE)
+
+
+@pytest.mark.rules(14)
 def test_work_is_counted_from_the_latest_start(impl: Implementation) -> None:
     """b2 (4 GPUs, checkpoints every 3) is preempted at 10 (1 tick lost: 4), starts again at
     11, and is preempted at 20: 9 ticks since its restart, a checkpoint just made: 0 more."""

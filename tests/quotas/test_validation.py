@@ -13,6 +13,7 @@ from tests.support.preempting import (
     Step,
     cancel,
     construction,
+    construction_from_a_generator,
     decided,
     expect_session,
     finish,
@@ -57,6 +58,28 @@ def test_a_configuration_the_cluster_cannot_honour_is_refused(
     problem: str,
 ) -> None:
     expect_value_error(impl, construction(capacity, tenants, **options), problem)
+
+
+@pytest.mark.rules(2)
+@pytest.mark.parametrize(
+    ("tenants", "problem"),
+    [
+        ([("a", 5), ("b", 4)], "quotas of 9 on 8 GPUs"),
+        ([("a", 2), ("a", 2)], "two tenants named a"),
+    ],
+)
+def test_tenants_from_a_generator_are_checked_as_a_list_is(
+    impl: Implementation, tenants: list[tuple[Any, ...]], problem: str
+) -> None:
+    """The tenants may be any iterable, read once: a check that reads them first and keeps
+    them after finds nothing the second time, or checks nothing."""
+    expect_value_error(impl, construction_from_a_generator(8, tenants), problem)
+
+
+@pytest.mark.rules(2)
+def test_tenants_from_a_generator_make_a_scheduler(impl: Implementation) -> None:
+    rule = "the tenants may be any iterable, read once."
+    expect(impl, construction_from_a_generator(8, [("a", 4), ("b", 4)]), "made", rule=rule)
 
 
 @pytest.mark.rules(2)
@@ -139,9 +162,16 @@ def test_the_id_of_an_ended_job_is_still_taken(impl: Implementation) -> None:
 
 
 @pytest.mark.rules(6)
-def test_a_refused_submission_leaves_no_trace(impl: Implementation) -> None:
-    """A job of 0 GPUs is refused: its id is unknown after it, and free for a valid job."""
-    steps = [submit("x", "b", 0, 0), state("x"), submit("x", "b", 1, 0), schedule(0), state("x")]
+@pytest.mark.parametrize("refused", ["no GPU", "a checkpoint every 0 ticks"])
+def test_a_refused_submission_leaves_no_trace(impl: Implementation, refused: str) -> None:
+    """A job of 0 GPUs, or one checkpointing every 0 ticks, is refused: its id is unknown
+    after it, and free for a valid job."""
+    bad = (
+        submit("x", "b", 0, 0)
+        if refused == "no GPU"
+        else submit("x", "b", 1, 0, checkpoint_every=0)
+    )
+    steps = [bad, state("x"), submit("x", "b", 1, 0), schedule(0), state("x")]
     want = ["ValueError", "ValueError", "ok", decided(["x"]), "running"]
     expect_session(impl, Session.of(8, TENANTS, steps), want, rule=RULE)
 

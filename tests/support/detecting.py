@@ -404,6 +404,32 @@ def _ask_refused_reading(call: str, impl: Module) -> tuple[str, ...]:
     return tuple(said)
 
 
+def refused_rank_question() -> Question:
+    """A beat refused for its rank reads no clock that counts: after a check at 10, a beat
+    of rank 2 (in a world of 2) at 20 is refused, and a check at 15 is still on time."""
+    text = (
+        "monitor = HeartbeatMonitor(2, 5, clock=clock)\n"
+        "clock.now += 10; monitor.stopped()\n"
+        "clock.now += 10; monitor.beat(2)  # refused: no rank 2 in a world of 2\n"
+        "clock.now -= 5; monitor.stopped()  # later than the last reading accepted"
+    )
+    return Question(text, _ask_refused_rank)
+
+
+def _ask_refused_rank(impl: Module) -> tuple[str, ...]:
+    clock = FakeClock()
+    monitor = impl.require("HeartbeatMonitor")(2, 5, clock=clock)
+    said = []
+    for move, act in ((10, monitor.stopped), (10, lambda: monitor.beat(2)), (-5, monitor.stopped)):
+        clock.now += move
+        try:
+            act()
+            said.append("accepted")
+        except ValueError:
+            said.append("ValueError")
+    return tuple(said)
+
+
 def session_question(session: Session) -> Question:
     return Question(str(session), partial(_ask_session, session), _show_reports)
 
@@ -516,6 +542,9 @@ class MonitorWorkload:
     ranks: int
     rounds: int
     warm: bool  # every rank has beaten once, unmeasured: the steady state of a running job
+    # Ranks 0 to silent - 1 never beat, in a job running longer than the timeout: each check
+    # reports them, and an answer that finds them by looking at every rank is seen to.
+    silent: int = 0
 
 
 def monitor_cost_question(workload: MonitorWorkload) -> Question:
@@ -549,9 +578,15 @@ def _shuffled(world_size: int, seed: int) -> list[int]:
 def _run_rounds(impl: Module, world_size: int, workload: MonitorWorkload) -> Tally:
     monitor_class, rounds = impl.require("HeartbeatMonitor"), workload.rounds
     clock = [BOOT]
-    monitor = monitor_class(world_size, 10 * (rounds + 1) * world_size, clock=lambda: clock[0])
-    orders = [_shuffled(world_size, seed) for seed in range(rounds + 1)]
-    if workload.warm:
+    timeout = 10 * (rounds + 1) * world_size
+    monitor = monitor_class(world_size, timeout, clock=lambda: clock[0])
+    beating = [
+        [r for r in _shuffled(world_size, seed) if r >= workload.silent]
+        for seed in range(rounds + 1)
+    ]
+    orders = beating
+    if workload.silent:
+        clock[0] += timeout + 1  # running longer than the timeout: the silent are reported
         for rank in orders.pop(0):
             clock[0] += 1
             monitor.beat(rank)
@@ -562,16 +597,23 @@ def _run_rounds(impl: Module, world_size: int, workload: MonitorWorkload) -> Tal
             tally.beat_lines += work(partial(monitor.beat, rank))
             tally.check_lines += work(lambda: reports.append(monitor.stopped()))
             tally.beats, tally.checks = tally.beats + 1, tally.checks + 1
-            _nobody_reported(reports[-1])
+            _reported_only_the_silent(reports[-1], workload.silent)
     return tally
 
 
 def _nobody_reported(report: Any) -> None:
-    if report != []:
+    _reported_only_the_silent(report, 0)
+
+
+def _reported_only_the_silent(report: Any, silent: int) -> None:
+    """The check's answer is right (its cost is measured only then): the ranks never heard,
+    if the job has run past the timeout, and nobody else."""
+    ranks = [getattr(s, "rank", None) for s in report] if isinstance(report, list) else None
+    if ranks != list(range(silent)):  # the silent are reported in rank order (the tie)
         raise ShapeError(
-            "stopped() reported ranks in a job where every rank was heard within the "
-            "timeout (or is within its grace period since start): the answer is wrong, "
-            "so its cost was not measured",
+            "stopped() reported other ranks than those never heard, in a job where every "
+            "other rank was heard within the timeout: the answer is wrong, so its cost was "
+            "not measured",
             brief(report),
         )
 
@@ -583,7 +625,8 @@ def monitor_timed_question(operation: str) -> Question:
     """CPU microseconds per beat (or per check) of a warm monitor, at 500 ranks and 32,000."""
     what = "beat(rank), ranks in a seeded random order" if operation == "beat" else "stopped()"
     return timed_question(
-        f"HeartbeatMonitor(n, timeout=10**12) where every rank has beaten: the CPU time of "
+        f"HeartbeatMonitor(n, timeout=10**12) running past its timeout, rank 0 never heard, "
+        f"every other rank heard: the CPU time of "
         f"one {what}, the least of several tries, at n = {TIMED_RANKS:,} and "
         f"{TIMED_GROWTH * TIMED_RANKS:,}",
         partial(_prepare_monitor, operation),
@@ -595,14 +638,17 @@ def monitor_timed_question(operation: str) -> Question:
 def _prepare_monitor(operation: str, impl: Module, world_size: int) -> Callable[[], object]:
     clock = [BOOT]
     monitor = impl.require("HeartbeatMonitor")(world_size, 10**12, clock=lambda: clock[0])
-    for rank in range(world_size):  # in rank order: setting up is cheap for any answer
+    # Running longer than the timeout, rank 0 never heard: each check reports it, and an
+    # answer that finds the never-heard by looking at every rank pays for it each time.
+    clock[0] += 10**12 + 1
+    for rank in range(1, world_size):  # in rank order: setting up is cheap for any answer
         clock[0] += 1
         monitor.beat(rank)
-    _nobody_reported(monitor.stopped())
+    _reported_only_the_silent(monitor.stopped(), 1)
     # A random order, not a round: in a round, the rank to beat is always the one heard
     # longest ago, where a linear search of the ranks finds it at once.
     draw = random.Random(world_size).randrange
-    ranks = itertools.cycle([draw(world_size) for _ in range(4096)])
+    ranks = itertools.cycle([1 + draw(world_size - 1) for _ in range(4096)])
 
     def beat() -> None:
         clock[0] += 1

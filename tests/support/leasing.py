@@ -83,6 +83,21 @@ def succeeded(item_id: Hashable, attempts: int = 1) -> Observation:
     return state("succeeded", attempts, f"out:{item_id}")
 
 
+TOP = -1  # a Session's seed that draws every delay at its top: rng.randint(0, b) is b
+
+
+class Highest(Random):
+    """Draws at the top of the range: the contract's one draw, randint(0, bound), is bound,
+    so the bound itself is seen exactly (a float's rounding of it included)."""
+
+    def randint(self, a: int, b: int) -> int:
+        return b
+
+
+def rng_of(seed: int) -> Random:
+    return Highest() if seed == TOP else Random(seed)
+
+
 @dataclass(frozen=True)
 class Session:
     steps: tuple[Step, ...]
@@ -102,7 +117,8 @@ class Session:
     def header(self) -> str:
         return (
             f"q = Queue(lease_ticks={self.lease_ticks}, max_attempts={self.max_attempts}, "
-            f"base={self.base}, cap={self.cap}, rng=Random({self.seed}))"
+            f"base={self.base}, cap={self.cap}, "
+            f"rng={'Highest()' if self.seed == TOP else f'Random({self.seed})'})"
         )
 
     def __str__(self) -> str:
@@ -179,7 +195,7 @@ def _run(script: Session, impl: Module) -> Transcript:
         max_attempts=script.max_attempts,
         base=script.base,
         cap=script.cap,
-        rng=Random(script.seed),
+        rng=rng_of(script.seed),
     )
     fenced = impl.type_named("Fenced")
     leases: list[Any] = []
@@ -304,7 +320,7 @@ class Model:
     @classmethod
     def of(cls, script: Session) -> Model:
         return cls(
-            script.lease_ticks, script.max_attempts, script.base, script.cap, Random(script.seed)
+            script.lease_ticks, script.max_attempts, script.base, script.cap, rng_of(script.seed)
         )
 
     def step(self, step: Step) -> Observation:

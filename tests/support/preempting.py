@@ -182,6 +182,27 @@ def _ask_made(
     return "made"
 
 
+def construction_from_a_generator(capacity: int, tenants: Sequence[tuple[Any, ...]]) -> Question:
+    """``Scheduler(capacity, (Tenant(...) for ...))``, then the tenants' usage: made and
+    asked, or what it raised; the tenants are read from a generator, once."""
+    shown = ", ".join(f"Tenant({', '.join(map(repr, t))})" for t in tenants)
+    return Question(
+        f"s = Scheduler({capacity!r}, (t for t in [{shown}]))\n"
+        f"[s.usage(name) for name in {[t[0] for t in tenants]!r}]",
+        partial(_ask_made_from_a_generator, capacity, tuple(tenants)),
+    )
+
+
+def _ask_made_from_a_generator(
+    capacity: int, tenants: tuple[tuple[Any, ...], ...], impl: Module
+) -> str:
+    made = [impl.record("Tenant", *fields) for fields in tenants]
+    scheduler = impl.require("Scheduler")(capacity, (tenant for tenant in made))
+    for fields in tenants:
+        scheduler.usage(fields[0])
+    return "made"
+
+
 def _make(script: Session, impl: Module) -> Any:
     tenants = [
         impl.record("Tenant", name, quota, *(() if borrowing is None else (borrowing,)))

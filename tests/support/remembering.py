@@ -87,6 +87,9 @@ class Refusal:
     length: int
     names_position: bool
     names_length: bool
+    # It names the position counted from 1 instead: a mistake of its own, told apart
+    # from a message that names no position at all.
+    from_one: bool = False
     message: str = field(default="", compare=False)
 
 
@@ -506,7 +509,9 @@ def _ask_refusal(call: Call, position: int, length: int, impl: Module) -> Refusa
     except ValueError as error:
         message = str(error)
         shown = message or " "  # a message, however empty: this one was raised, not wanted
-        return Refusal(position, length, names(message, position), names(message, length), shown)
+        named = names(message, position)
+        from_one = not named and names(message, position + 1)
+        return Refusal(position, length, named, names(message, length), from_one, shown)
     return normal_plan(result)
 
 
