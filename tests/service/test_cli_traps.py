@@ -154,17 +154,32 @@ def test_a_read_only_store_can_be_read_and_refuses_writes(tmp_path: Path) -> Non
     script = (
         f"mount --bind {path} {path} && mount -o remount,bind,ro {path} || exit 99\n"
         f'{_command("status", "--store", store, "b1")}; echo "status $?"\n'
+        f'{_command("list", "--store", store)}; echo "list $?"\n'
         f'{_command("results", "--store", store, "b1")}; echo "results $?"\n'
         f'{_command("cancel", "--store", store, "b1")}; echo "cancel $?"\n'
+        f'{_command("delete", "--store", store, "b1")}; echo "delete $?"\n'
+        f'{_command("redrive", "--store", store, "b1")}; echo "redrive $?"\n'
         f'{_command("worker", "--store", store)}; echo "worker $?"\n'
     )
     done = _namespaced(script)
     assert done.returncode != 99, done.stderr
     out = done.stdout.splitlines()
     assert json.loads(out[0])["counts"]["processing"] == 2
-    assert out[1:] == ["status 0", "results 0", "cancel 1", "worker 2"], done.stdout
-    assert done.stderr.splitlines() == [
+    assert json.loads(out[2]) == json.loads(out[0])  # list: the one batch, as status has it
+    assert out[1:2] + out[3:] == [
+        "status 0",
+        "list 0",
+        "results 0",
+        "cancel 1",
+        "delete 1",
+        "redrive 1",
+        "worker 2",
+    ], done.stdout
+    refused = (
         f"python -m variants: error: {folder / 'jobs.db'}: attempt to write a readonly"
-        " database; nothing was written",
+        " database; nothing was written"
+    )
+    assert done.stderr.splitlines() == [
+        *[refused] * 3,  # cancel, delete, redrive
         f"python -m variants: error: {store}: read-only, and a worker writes",
     ]

@@ -4,7 +4,8 @@ asked of each database with 20,000 requests queued in 8 batches.
 A claim is three statements: TURNS finds the batches with a request queued (a probe of
 requests_batch_ready a batch) and the latest lease of each (leases_batch), CLAIM reads
 B rows of the chosen batch's ready requests in order, and EXPIRE the live leases past
-their deadline."""
+their deadline.  LIST, the `list` command's, reads the requests of the batches it lists,
+never the table once a batch."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import pytest
 from tests.service.conftest import STORES, Clock, new_schema
 from tests.service.test_store import batch
 from variants.jobs.backends import PostgresStore, open_store
-from variants.jobs.store import CLAIM, EXPIRE, TURNS, Settings, Store
+from variants.jobs.store import CLAIM, EXPIRE, LIST, TURNS, Settings, Store
 
 pytestmark = pytest.mark.reference
 QUEUED, BATCHES = 20_000, 8
@@ -89,3 +90,17 @@ def test_a_claim_costs_a_probe_a_batch_not_a_request(filled: Store) -> None:
     requests are queued: as many rows as batches, not as requests."""
     rows = filled.sql(TURNS).fetchall()
     assert sorted(row[0] for row in rows) == [f"b{n}" for n in range(BATCHES)]
+
+
+def test_a_list_reads_its_batches_requests_never_the_table_once_a_batch(filled: Store) -> None:
+    """SQLite finds each listed batch's requests by the batch's key (batch_id, custom_id).
+    PostgreSQL's planner chooses by cost: by that index while the listed batches are a small
+    share of the table, else one pass over it (here, 2 of 8 batches); never a pass a batch."""
+    text = plan(filled, LIST, [2], run=True)
+    if isinstance(filled, PostgresStore):
+        per_batch = re.search(r"Seq Scan on requests r \(.*loops=([2-9]|\d\d)", text)
+        assert not per_batch, f"the list reads the requests once a batch:\n{text}"
+    else:
+        assert "SEARCH r USING INDEX sqlite_autoindex_requests_1 (batch_id=?)" in text, text
+        assert "SCAN batches USING INDEX batches_created" in text, text
+    assert [status.batch_id for status in filled.batches(limit=2)] == ["b7", "b6"]

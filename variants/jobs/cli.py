@@ -1,9 +1,10 @@
 """``python -m variants jobs``: the batch-inference job service's command line.
 
-submit, status, results and cancel speak to a store; ``worker`` runs one
-worker process against it; ``metrics`` prints the store's Prometheus series;
-``demo`` runs the whole story on 10,000 requests.  Bad input exits 2 with one
-line naming the problem (for a file: the file and the line), nothing stored.
+submit, status, results, cancel, list, delete and redrive speak to a
+store; ``worker`` runs one worker process against it; ``metrics`` prints the
+store's Prometheus series; ``demo`` runs the whole story on 10,000 requests.
+Bad input exits 2 with one line naming the problem (for a file: the file and
+the line), nothing stored.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ def add_parser(commands: Any) -> None:
     """Register the ``jobs`` subcommand and its own subcommands."""
     jobs = commands.add_parser(
         "jobs",
-        help="the batch-inference job service: submit, status, results, cancel, worker, demo",
+        help="the batch-inference job service: submit, status, results, cancel, list, delete,"
+        " redrive, worker, metrics, demo",
         description="A durable queue of inference requests with leases, workers that batch, "
         "retries to a dead letter; on SQLite (sqlite:PATH) or PostgreSQL (postgresql://...).",
     )
@@ -48,12 +50,19 @@ def add_parser(commands: Any) -> None:
         ("status", _status, "a batch's processing status and counts"),
         ("results", _results, "a batch's ended requests as JSON Lines"),
         ("cancel", _cancel, "cancel a batch's requests not yet started"),
+        ("list", _list, "the store's batches, newest first, a status line each"),
+        ("delete", _delete, "remove an ended batch: its requests, results and leases"),
+        ("redrive", _redrive, "send a batch's dead letters back to the queue"),
         ("metrics", _metrics, "the store's series in Prometheus's text format"),
     ):
         verb = verbs.add_parser(name, help=text, description=text)
         verb.add_argument("--store", required=True, help="sqlite:PATH or postgresql://...")
-        if name != "metrics":
+        if name not in ("metrics", "list"):
             verb.add_argument("batch_id")
+        if name == "list":
+            verb.add_argument(
+                "--limit", type=bounded(1, LIST_LIMIT), default=20, help="batches, at most (20)"
+            )
         if name == "submit":
             verb.add_argument("file", help="JSON Lines: {custom_id, params} a line")
             verb.add_argument(
@@ -68,6 +77,8 @@ def add_parser(commands: Any) -> None:
     demo.add_parser(verbs)
 
 
+# A page of `list`, at most: the Message Batches API's bound.  Each batch listed costs a status.
+LIST_LIMIT = 1_000
 MS = bounded(1, 10**12)  # milliseconds: up to 31 years, far inside a BIGINT with a clock added
 
 
@@ -146,6 +157,25 @@ def _results(args: argparse.Namespace) -> int:
 def _cancel(args: argparse.Namespace) -> int:
     with _open(args) as store:
         _print_status(store.cancel(args.batch_id))
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        for status in store.batches(limit=args.limit):
+            _print_status(status)
+    return 0
+
+
+def _delete(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        print(json.dumps(store.delete(args.batch_id)._asdict()))
+    return 0
+
+
+def _redrive(args: argparse.Namespace) -> int:
+    with _open(args) as store:
+        _print_status(store.redrive(args.batch_id))
     return 0
 
 

@@ -26,6 +26,10 @@ never changes again; its attempts never exceed `max_attempts`.
   and reads B rows of it; expiry reads the partial index of live leases by
   deadline: O((Q + B) log n) for Q batches queued, never a scan of the queue
   (tests/service/test_query_plans.py).
+* The batch API's other half: `batches` lists the store's batches, newest first (their
+  counts in one GROUP BY over the batches listed); `delete` removes an ended batch and all
+  of it; `redrive` sends a batch's dead letters back to the queue, not its permanent
+  failures (recorded as such: `requests.permanent`), and never a request leased.
 * Bounded waits: a statement that cannot have its lock or the database within a
   backend's stated bound fails as `Unavailable`, as does a lost connection; the
   caller backs off and tries again (a worker) or says so in one line (a command).
@@ -34,7 +38,7 @@ never changes again; its attempts never exceed `max_attempts`.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from random import Random
@@ -74,6 +78,16 @@ CLAIM = (
 EXPIRE = (
     "WITH due AS MATERIALIZED (SELECT id FROM leases WHERE state = 'live' AND deadline < ? {lock})"
     " UPDATE leases SET state = 'expired' WHERE id IN (SELECT id FROM due) RETURNING id"
+)
+# LIST: the newest `limit` batches (batches_created, read backwards) and their requests'
+# states, counted in one GROUP BY (each listed batch's requests found by its key's index):
+# one statement, so one moment, on both stores.
+LIST = (
+    "SELECT b.id, b.created_at, b.expires_at, b.canceled_at, r.state, count(r.id)"
+    " FROM (SELECT id, created_at, expires_at, canceled_at FROM batches"
+    " ORDER BY created_at DESC, id DESC LIMIT ?) b"
+    " LEFT JOIN requests r ON r.batch_id = b.id"
+    " GROUP BY b.id, b.created_at, b.expires_at, b.canceled_at, r.state"
 )
 # How long status and results wait to apply a closed window before they read the batch as it
 # stands (the next writer applies it): a stalled writer must not stall a reader's answer.
@@ -123,6 +137,11 @@ class Status(NamedTuple):
     counts: dict[str, int]  # processing, succeeded, errored, canceled, expired
     created_at: int
     expires_at: int
+
+
+class Deleted(NamedTuple):
+    batch_id: str
+    deleted: dict[str, int]  # the rows removed: requests, results, leases
 
 
 @dataclass(frozen=True)
@@ -226,16 +245,30 @@ class Store:
         """The batch's processing status and counts (its expiry window applied first)."""
         self._sweep()
         row = self._batch(batch_id)
-        counts = dict.fromkeys(("processing", *ENDED), 0)
         rows = self.sql(
             "SELECT state, count(*) FROM requests WHERE batch_id = ? GROUP BY state", [batch_id]
         ).fetchall()
-        for state, count in rows:
-            counts[state if state in ENDED else "processing"] += count
-        status = "in_progress" if row[2] is None else "canceling"
-        if counts["processing"] == 0:
-            status = "ended"
-        return Status(batch_id, status, counts, row[0], row[1])
+        return _status(batch_id, row, rows)
+
+    def batches(self, *, limit: int = 20) -> list[Status]:
+        """The store's newest `limit` batches, newest first (ties by id, the greater first),
+        each as `status` has it; their windows applied first, as status applies them.
+
+        One statement: the batches read off their index by creation, and the requests of
+        those listed counted in one GROUP BY, so the cost is that of a status of each
+        listed batch, O(L log n + R) for R requests in the L batches listed, whatever the
+        store holds besides."""
+        self._sweep()
+        batches: dict[str, tuple[int, int, int | None]] = {}  # created, expires, canceled
+        counted: dict[str, list[tuple[str, int]]] = {}
+        for batch_id, created_at, expires_at, canceled_at, state, count in self.sql(
+            LIST, [limit]
+        ).fetchall():
+            batches[batch_id] = (created_at, expires_at, canceled_at)
+            if state is not None:  # a batch of no requests (the API allows one) joins none
+                counted.setdefault(batch_id, []).append((state, count))
+        newest_first = sorted(batches, key=lambda b: (batches[b][0], b), reverse=True)
+        return [_status(b, batches[b], counted.get(b, [])) for b in newest_first]
 
     def results(self, batch_id: str) -> Iterator[dict[str, Any]]:
         """Each ended request of the batch, in submission order."""
@@ -269,6 +302,43 @@ class Store:
             self.sql(
                 "UPDATE requests SET state = 'canceled', ended_at = ?"
                 " WHERE batch_id = ? AND state = 'queued'",
+                [now, batch_id],
+            )
+        return self.status(batch_id)
+
+    def delete(self, batch_id: str) -> Deleted:
+        """Remove an ended batch and all of it: its requests, their results, its leases (a
+        lease made before leases had a batch is no batch's, and stays).  A batch still in
+        progress or canceling is refused (InputError): what is running must end first.
+        Afterwards the id is free: submitting it again makes a new batch."""
+        self._batch(batch_id)  # an unknown batch is named before anything is written
+        with self.transaction():
+            self._expire_batches(self.now())  # a batch past its window has ended: it may go
+            # Locked to the commit: a redrive, or a submit of the same id, waits for us.
+            canceled_at = self._batch(batch_id, lock=self.row_lock)[2]
+            self._refuse_unless_ended(batch_id, canceled_at)
+            return Deleted(batch_id, self._remove(batch_id))
+
+    def redrive(self, batch_id: str) -> Status:
+        """Send the batch's dead letters back to the queue: each request that ended errored
+        after its attempts ran out, not one dead-lettered as permanent (retrying cannot
+        help it), is queued, ready now, its attempts 0 and its last error kept until a new
+        attempt ends.  A request leased, or ended otherwise, is not touched, so workers
+        may run beside it.  A batch canceled or past its window is refused (InputError)."""
+        self._batch(batch_id)
+        with self.transaction():
+            now = self.now()
+            self._expire_batches(now)  # the first write: a read-only store refuses it here
+            # Locked to the commit: a cancel beside us waits, then cancels what we queued;
+            # or it went first, and we read the batch canceled.
+            _, expires_at, canceled_at = self._batch(batch_id, lock=self.row_lock)
+            if canceled_at is not None:
+                raise InputError(f"batch {batch_id!r} was canceled: its window is over")
+            if expires_at < now:
+                raise InputError(f"batch {batch_id!r} has expired: its window is over")
+            self.sql(
+                "UPDATE requests SET state = 'queued', ready_at = ?, attempts = 0,"
+                " ended_at = NULL WHERE batch_id = ? AND state = 'errored' AND permanent = 0",
                 [now, batch_id],
             )
         return self.status(batch_id)
@@ -500,10 +570,14 @@ class Store:
             state = "queued"
             ready_at = now + full_jitter(attempts, base=s.base_ms, cap=s.cap_ms, rng=rng)
             self._count("retries", 1)
+        # Permanent only if dead-lettered as such: a redrive sends back the dead letters whose
+        # attempts ran out, never one that retrying cannot help.
+        permanent_letter = int(state == "errored" and permanent)
         self.sql(
             "UPDATE requests SET state = ?, ready_at = ?, error = ?, lease_id = NULL,"
-            " ended_at = CASE WHEN ? = 'queued' THEN NULL ELSE ? END WHERE id = ?",
-            [state, ready_at, error, state, now, request_id],
+            " ended_at = CASE WHEN ? = 'queued' THEN NULL ELSE ? END, permanent = ?"
+            " WHERE id = ?",
+            [state, ready_at, error, state, now, permanent_letter, request_id],
         )
 
     def _expire_batches(self, now: int) -> None:
@@ -586,13 +660,47 @@ class Store:
         except Unavailable:
             pass  # a lost connection fails the reads that follow, in their own words
 
-    def _batch(self, batch_id: str) -> Any:
+    def _batch(self, batch_id: str, *, lock: str = "") -> Any:
         row = self.sql(
-            "SELECT created_at, expires_at, canceled_at FROM batches WHERE id = ?", [batch_id]
+            f"SELECT created_at, expires_at, canceled_at FROM batches WHERE id = ? {lock}",
+            [batch_id],
         ).fetchone()
         if row is None:
             raise InputError(f"no batch {batch_id!r} in this store")
         return row
 
+    def _refuse_unless_ended(self, batch_id: str, canceled_at: int | None) -> None:
+        running = self.sql(
+            "SELECT 1 FROM requests WHERE batch_id = ? AND state IN ('queued', 'leased') LIMIT 1",
+            [batch_id],
+        ).fetchone()
+        if running is None:
+            return
+        if canceled_at is None:
+            raise InputError(f"batch {batch_id!r} is in progress: cancel it, or wait until it ends")
+        raise InputError(f"batch {batch_id!r} is canceling: wait until it ends")
+
+    def _remove(self, batch_id: str) -> dict[str, int]:
+        """Every row of the batch, the rows that refer to another first; how many of each."""
+        results = self.sql(
+            "DELETE FROM results WHERE request_id IN (SELECT id FROM requests WHERE batch_id = ?)",
+            [batch_id],
+        ).rowcount
+        requests = self.sql("DELETE FROM requests WHERE batch_id = ?", [batch_id]).rowcount
+        leases = self.sql("DELETE FROM leases WHERE batch_id = ?", [batch_id]).rowcount
+        self.sql("DELETE FROM batches WHERE id = ?", [batch_id])
+        return {"requests": requests, "results": results, "leases": leases}
+
     def _insert(self, batch_id: str, requests: list[Submitted], now: int) -> None:
         raise NotImplementedError  # a backend's bulk insert
+
+
+def _status(batch_id: str, row: Any, counted: Iterable[tuple[str, int]]) -> Status:
+    """A batch's status from its row (created, expires, canceled) and its requests' states."""
+    counts = dict.fromkeys(("processing", *ENDED), 0)
+    for state, count in counted:
+        counts[state if state in ENDED else "processing"] += int(count)
+    status = "in_progress" if row[2] is None else "canceling"
+    if counts["processing"] == 0:
+        status = "ended"
+    return Status(batch_id, status, counts, row[0], row[1])
