@@ -51,6 +51,13 @@ def test_a_cap_beyond_any_float_is_exact(impl: Implementation) -> None:
     expect(impl, backoff("exponential_backoff", 200, base=3, cap=10**80), 3 * 2**199, rule=RULE)
 
 
+def test_a_base_past_a_floats_precision_is_exact(impl: Implementation) -> None:
+    """base 2**60 + 1 at retry 2 is 2**61 + 2: a float power, even of a capped exponent,
+    rounds it to 2**61."""
+    big = 2**60 + 1
+    expect(impl, backoff("exponential_backoff", 2, base=big, cap=2**80), 2 * big, rule=RULE)
+
+
 def test_every_small_base_cap_and_retry_matches_the_formula(impl: Implementation) -> None:
     """Exhaustively, bases 1 to 4, caps up to 40, retries 1 to 9: a shortcut that returns
     the cap one retry early (base 1, cap 10: retry 4 is 8, not 10) shows here."""
