@@ -8,6 +8,7 @@ import pytest
 from kata.impl import Implementation
 from tests.support.preempting import (
     Session,
+    cancel,
     decided,
     expect_session,
     finish,
@@ -80,6 +81,15 @@ def test_work_is_counted_from_the_latest_start(impl: Implementation) -> None:
 @pytest.mark.rules(14)
 def test_a_job_that_ends_normally_loses_nothing(impl: Implementation) -> None:
     steps = [submit("b1", "b", 4, 0), schedule(0), finish("b1", 50), lost("b")]
+    want = ["ok", decided(["b1"]), "ok", loss("b", 0)]
+    expect_session(impl, Session.of(8, HALVES, steps), want, rule=RULE)
+
+
+@pytest.mark.rules(14)
+def test_a_cancelled_job_loses_nothing(impl: Implementation) -> None:
+    """Lost work is what a preemption throws away: a running job cancelled by its owner
+    was given up, not taken, and counts as no loss."""
+    steps = [submit("b1", "b", 2, 0), schedule(0), cancel("b1", 5), lost("b")]
     want = ["ok", decided(["b1"]), "ok", loss("b", 0)]
     expect_session(impl, Session.of(8, HALVES, steps), want, rule=RULE)
 
