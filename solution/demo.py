@@ -17,7 +17,7 @@ from pathlib import Path
 from solution.detector import Heartbeat, Stopped, detect
 from solution.logfile import HEADER, STDIN, InputError
 from solution.simulation import EPOCH_MS, HOUR_MS, Job, heartbeats
-from solution.timeline import timeline
+from solution.timeline import legend, timeline
 
 SEED = 2026
 TIMEOUT = 5_000  # ms: five 1 s intervals
@@ -98,7 +98,7 @@ def report() -> list[str]:
     labels = {0: "healthy", BEHIND: "healthy, clock behind", DEAD: "dies"}
     labels |= {9: "blocked", AHEAD: "blocked, clock ahead", PAUSED: "checkpoint save"}
     draw = timeline(beats, shown, begin=NOW - SHOWN, end=NOW, step=250, labels=labels)
-    return lines + [f"  {row}" for row in draw]
+    return lines + [f"  {row}" for row in draw] + [f"  {legend('0.25 s')}"]
 
 
 def _verdict(wrong: list[int], right: list[int]) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 import resource
 import subprocess
@@ -60,6 +61,19 @@ def test_demo_is_deterministic_and_fits_one_screen() -> None:
     assert first == second
     assert len(first.splitlines()) <= 40
     assert max(map(len, first.splitlines())) <= 100
+
+
+def test_the_demo_timeline_is_followed_by_a_legend_of_every_character_it_draws() -> None:
+    """A reader of the timeline is told what `|` and `.` mean, on the line right under it."""
+    lines = run("demo").stdout.splitlines()
+    heading = next(n for n, line in enumerate(lines) if line.startswith("Received, "))
+    rows = list(itertools.takewhile(lambda line: line.startswith("  rank "), lines[heading + 1 :]))
+    drawn = {character for row in rows for character in row.split()[2]}
+    legend = lines[heading + 1 + len(rows)]
+    assert drawn == {"|", "."}
+    assert legend.startswith("  Legend: ")
+    assert "| a heartbeat received in that column's 0.25 s" in legend
+    assert ". none received" in legend
 
 
 def test_the_demo_log_replayed_by_detect_tells_the_same_story(tmp_path: Path) -> None:

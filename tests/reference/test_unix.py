@@ -3,7 +3,7 @@
 Each case is what a user who pipes, interrupts and mistypes does: a reader
 that stops early, output to a full disk, standard input closed, SIGTERM and
 SIGHUP to a collector, SIGKILL and a second Ctrl-C to the live demo, the
-metrics extra missing, a metrics port taken.  Each ends as the README says:
+metrics extra missing, a metrics port taken.  Each ends as docs/command-line.md says:
 quietly or with one line, a summary where one is promised, and no process
 left behind.
 """
