@@ -10,7 +10,11 @@ to it).  Invariants, checked when a plan is read:
 * every numbered rule of the contract is taught by at least one step;
 * each step has a ladder of three hints: a question, the area, the answer
   (RUBRIC.md's "Hints, and what they cost" says what each rung caps);
-* the clarifying questions' minutes and the steps' add up to the session's.
+* each step says, in one line each, what a strong, an adequate and a weak
+  answer sound like (the interview card shows them: `kata.card`);
+* the clarifying questions' minutes and the steps' add up to the session's;
+* an exercise offered as a rung of another session's follow-up ladder names
+  the steps that rung asks for, and their minutes add up to the rung's.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from kata.exercises import EXERCISES, Exercise
 HERE = Path(__file__).resolve().parent / "steps"
 RUNGS = ("a question", "the area", "the answer")  # a hint ladder, in order
 CAPS = ("strong", "adequate", "weak")  # what each rung caps its point at
+# A grade's line is read aloud during a session, beside the candidate: one line, short.
+GRADE_LINE = 160
 
 
 class PlanError(ValueError):
@@ -44,11 +50,22 @@ class Step:
     task: str  # what to do, in a few lines
     hints: tuple[str, ...]  # the ladder: RUNGS, in order
     checklist: tuple[str, ...] = ()  # an interview step's self-check: what a strong answer says
+    # What a strong, an adequate and a weak answer sound like (CAPS, in order), a line each.
+    grades: tuple[str, ...] = ()
 
     @property
     def interview(self) -> bool:
         """Scored from the conversation, not by tests."""
         return not self.writes
+
+
+@dataclass(frozen=True)
+class Rung:
+    """The exercise as a rung of another session's follow-up ladder: only some of its steps,
+    at the pace of the whole session, so a rung's minutes are its steps' minutes."""
+
+    minutes: int
+    steps: tuple[str, ...]  # the steps' names, in the plan's order
 
 
 @dataclass(frozen=True)
@@ -61,6 +78,15 @@ class Plan:
     steps: tuple[Step, ...]
     # The follow-up ladder: (what the interviewer asks, the answer expected), in order.
     followups: tuple[tuple[str, str], ...] = ()
+    rung: Rung | None = None  # when the exercise can close another session
+
+    def begins(self, step: Step) -> int:
+        """The minute of the session at which `step` begins, as planned."""
+        return self.clarify_minutes + sum(s.minutes for s in self.steps[: step.number - 1])
+
+    def rung_steps(self) -> tuple[Step, ...]:
+        """The steps a follow-up rung asks for (none when the exercise is no rung)."""
+        return tuple(self.named(name) for name in self.rung.steps) if self.rung else ()
 
     def step_of(self, point: str) -> Step:
         return next(step for step in self.steps if point in step.points)
@@ -92,9 +118,18 @@ def plan(exercise: str) -> Plan:
         tuple(
             (str(f["ask"]), " ".join(str(f["answer"]).split())) for f in data.get("followup", [])
         ),
+        _rung(data.get("rung"), where),
     )
     _check(found, where)
     return found
+
+
+def _rung(raw: object, where: object) -> Rung | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or not isinstance(raw.get("steps"), list):
+        raise PlanError(f"{where}: [rung] has minutes and steps, a list of the steps' names")
+    return Rung(int(raw["minutes"]), tuple(str(name) for name in raw["steps"]))
 
 
 def _step(number: int, raw: dict[str, object], where: object) -> Step:
@@ -117,6 +152,7 @@ def _step(number: int, raw: dict[str, object], where: object) -> Step:
         task=str(raw["task"]).strip(),
         hints=strings("hints"),
         checklist=strings("checklist"),
+        grades=tuple(str(raw.get(grade, "")).strip() for grade in CAPS),
     )
 
 
@@ -156,10 +192,46 @@ def _check(found: Plan, where: object) -> None:
             raise PlanError(f"{where}: step {step.name} mixes tested and spoken points")
         if step.interview and not step.checklist:
             raise PlanError(f"{where}: step {step.name}: a spoken step needs its checklist")
+        _check_grades(step, where)
     used = found.clarify_minutes + sum(step.minutes for step in steps)
     if used != found.minutes:
         raise PlanError(
             f"{where}: clarifying and the steps take {used} minutes; the session is {found.minutes}"
+        )
+    _check_rung(found, where)
+
+
+def _check_grades(step: Step, where: object) -> None:
+    """A line each for strong, adequate and weak: what the interviewer listens for."""
+    said = dict(zip(CAPS, step.grades, strict=False))
+    for grade in CAPS:
+        line = said.get(grade, "")
+        if not line:
+            raise PlanError(f"{where}: step {step.name}: say in one line what {grade} sounds like")
+        if "\n" in line or len(line) > GRADE_LINE:
+            raise PlanError(
+                f"{where}: step {step.name}: {grade} is one line of at most {GRADE_LINE} "
+                f"characters, read during the session (it has {len(line)})"
+            )
+
+
+def _check_rung(found: Plan, where: object) -> None:
+    """A rung asks for named steps, in order, and takes the minutes they take in a session."""
+    if found.rung is None:
+        return
+    names = [step.name for step in found.steps]
+    unknown = [name for name in found.rung.steps if name not in names]
+    if unknown or not found.rung.steps:
+        raise PlanError(f"{where}: [rung] names no step or unknown steps {unknown}: {names}")
+    positions = [names.index(name) for name in found.rung.steps]
+    if positions != sorted(set(positions)):
+        raise PlanError(f"{where}: [rung] names its steps once each, in the plan's order")
+    needed = sum(step.minutes for step in found.rung_steps())
+    if needed != found.rung.minutes:
+        raise PlanError(
+            f"{where}: [rung] is {found.rung.minutes} minutes, but its steps "
+            f"({', '.join(found.rung.steps)}) take {needed}: ask for fewer steps, or give it "
+            "their minutes"
         )
 
 

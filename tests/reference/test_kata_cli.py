@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from kata.card import card
 from kata.exercises import EXERCISES, ROOT
 from kata.plan import plan
 
@@ -170,9 +171,21 @@ def test_the_spoken_step_keeps_its_checklist_until_asked(tmp_path: Path) -> None
     assert ask[:40] in shown.stdout
 
 
+def test_the_card_in_a_terminal_is_the_rubrics_card(tmp_path: Path) -> None:
+    """One source: the words of RUBRIC.md's card, without its Markdown marks."""
+    result = kata(tmp_path, "card", "sweep")
+    assert result.returncode == 0, said(result)
+    written = card(plan("sweep")).replace("**", "").removeprefix("### ")
+    assert " ".join(written.split()) == " ".join(result.stdout.split())
+    assert result.stdout.startswith("Interview card: sweep\n")
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
+        (("mock", "detector", "--minutes", "0"), "a session lasts a minute at least"),
+        (("mock", "detector", "--file", "nope.py"), "nope.py: no such file"),
+        (("card", "nope"), "invalid choice"),
         (("step",), "which exercise?"),
         (("check",), "which module?"),
         (("step", "detector", "9"), "detector has no step '9'"),
