@@ -6,14 +6,33 @@
     python -m kata step                       # the current step again (or: step detector 3)
     python -m kata hint                       # the next rung of the current step's hints
     python -m kata interview detector         # the spoken steps; --reveal for the checklist
+    python -m kata card detector              # the interviewer's card: a session on a page
+    python -m kata mock detector              # a timed mock interview (--minutes N, --file F)
     python -m kata check -- -k boundary       # after --, options for pytest
+    python -m kata check --page card.html     # also the scorecard as a page to keep
 
 What a candidate did is kept in ``.kata.json`` in the current folder: the
 exercise and file started, the step reached, the hints taken (they go on
 the scorecard).  ``check`` is the pytest plugin's verdict (`kata.plugin`),
 run with ``--steps``: the same tests, judges and scorecard as
-``python -m pytest --impl FILE --rubric``.  Exit status: that of the
+``python -m pytest --impl FILE --rubric``.  ``--json PATH`` also writes
+the scorecard as JSON, ``--page PATH`` as a page to keep (`kata.page`: one
+HTML file, or Markdown if PATH ends in .md), both from the same data: the
+module's path and SHA-256, when it was judged, the kata's version and each
+contract's revision, every point with its verdict and seconds, the mistakes
+named with their witness, the hints taken.  Exit status: that of the
 check (0: nothing failed, 1: a test failed); 2 for a bad command.
+
+``card`` prints the card RUBRIC.md opens the exercise's section with (`kata.card`,
+written from the plan): the minutes, the question, the clarifying questions, each
+step with what strong, adequate and weak sound like and its hints.  ``mock`` runs
+a session of the exercise on a clock (`kata.mock`): the question, the clarifying
+phase, then each step at its planned minute, or as soon as a check passes the
+step before it; at its prompt ``check`` (the check above, on the file: ``--file``,
+else the one started, else ``my_EXERCISE.py``, copied from the starter if it does
+not exist; after ``--``, options for its pytest), ``hint``, ``next`` and ``done``.
+At the end, the scorecard: when each point passed, the hints, and the spoken
+steps' model answers.  ``--minutes N`` scales the plan to N minutes.
 """
 
 from __future__ import annotations
@@ -24,10 +43,13 @@ import shutil
 import sys
 import tempfile
 import textwrap
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from kata import card as cards
+from kata import mock
 from kata.exercises import EXERCISES, ROOT
 from kata.plan import CAPS, RUNGS, Plan, Step, plan
 
@@ -75,6 +97,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("file", nargs="?", help="your module (default: the one started)")
     check.add_argument("--all", action="store_true", help="every step, even after one that fails")
     check.add_argument("--json", metavar="PATH", help="also write the scorecard as JSON")
+    check.add_argument(
+        "--page", metavar="PATH", help="also write the scorecard as a page (HTML; .md: Markdown)"
+    )
 
     check.set_defaults(run=_check)
 
@@ -96,6 +121,20 @@ def _parser() -> argparse.ArgumentParser:
         "--reveal", action="store_true", help="show what a strong spoken answer covers"
     )
     interview.set_defaults(run=_interview)
+
+    card = commands.add_parser(
+        "card", help="the interviewer's card: the session on a page", allow_abbrev=False
+    )
+    card.add_argument("exercise", choices=EXERCISES)
+    card.set_defaults(run=_card)
+
+    rehearse = commands.add_parser("mock", help="a timed mock interview", allow_abbrev=False)
+    rehearse.add_argument("exercise", choices=EXERCISES)
+    rehearse.add_argument(
+        "--minutes", type=int, help="the session's length (default: the plan's); steps scale"
+    )
+    rehearse.add_argument("--file", help="your module (default: the one started)")
+    rehearse.set_defaults(run=_mock)
     return parser
 
 
@@ -157,6 +196,8 @@ def _check(arguments: argparse.Namespace) -> int:
         ]
         if not arguments.all:
             options.append("--steps")
+        if arguments.page:
+            options.append(f"--rubric-page={Path(arguments.page).resolve()}")
         for step_name, rung in ((entry or {}).get("hints") or {}).items():
             options.append(f"--hint={exercise}/{step_name}={rung}")
         # The exercise's tests; not knowing it, all of them (only those of the exercises
@@ -234,6 +275,51 @@ def _interview(arguments: argparse.Namespace) -> int:
             print(_wrapped(f"{number}. {ask.replace('**', '')}", hang=5))
             print(_wrapped(answer.replace("**", ""), hang=5).replace("  ", "     ", 1))
     return 0
+
+
+def _card(arguments: argparse.Namespace) -> int:
+    width = min(max(shutil.get_terminal_size((88, 24)).columns, 60), 100)
+    print(cards.terminal(cards.card(plan(arguments.exercise)), width), end="")
+    return 0
+
+
+def _mock(arguments: argparse.Namespace) -> int:
+    found = plan(arguments.exercise)
+    if arguments.minutes is not None and arguments.minutes < 1:
+        raise RefusedError(f"--minutes {arguments.minutes}: a session lasts a minute at least")
+    file = _mock_file(arguments.exercise, arguments.file)
+    mock.run(
+        found,
+        clock=time.monotonic,
+        ask=_ask,
+        say=print,
+        check=mock.kata_check(arguments.exercise, file.resolve(), arguments.pytest),
+        minutes=arguments.minutes,
+        file=str(file),
+    )
+    return 0
+
+
+def _mock_file(exercise: str, given: str | None) -> Path:
+    """The module a mock interview checks: the one given, else the one started, else
+    my_EXERCISE.py, copied from the starter when it does not exist yet."""
+    started = _state().get("exercises", {}).get(exercise, {}).get("file")
+    file = Path(given or started or f"my_{exercise}.py")
+    if not file.exists():
+        if given:
+            raise RefusedError(f"{file}: no such file")
+        shutil.copyfile(EXERCISES[exercise].starter, file)
+        print(f"{file}: the starter of {exercise}, copied for this session.")
+    return file
+
+
+def _ask(prompt: str) -> str:
+    """A line typed at the prompt; Ctrl-C ends the session as the end of input does."""
+    try:
+        return input(prompt)
+    except KeyboardInterrupt:
+        print()
+        raise EOFError from None
 
 
 # --- state and text ---------------------------------------------------------------------

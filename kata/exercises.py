@@ -48,9 +48,16 @@ class Exercise:
     reference: str  # the reference module, which provides every name
     points: tuple[Point, ...]
     contract: str  # the file that states the contract, its rules numbered: "1. **Title.**"
+    # The contract's revision: raised when a rule is added, or reworded so that it asks
+    # something else; CHANGELOG.md says what changed at each.  Every scorecard records it.
+    revision: int
     # Where two exercises share a name (both have a `Scheduler`), what tells them apart: an
     # attribute of one of its names ("Scheduler.usage") the module must have to attempt it.
     marks: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if type(self.revision) is not int or self.revision < 1:
+            raise ValueError(f"{self.name}: a revision is an int from 1, not {self.revision!r}")
 
     def rules(self) -> dict[int, str]:
         """The contract's numbered rules: number -> title."""
@@ -102,6 +109,7 @@ DETECTOR = Exercise(
         ),
     ),
     contract="README.md",
+    revision=4,
 )
 
 SWEEP = Exercise(
@@ -136,6 +144,7 @@ SWEEP = Exercise(
         Point("sweep_scaling", "Overlaps in O(n log n + pairs), not O(n**2)", costly=True),
     ),
     contract="variants/sweep/README.md",
+    revision=2,
 )
 
 RETRY = Exercise(
@@ -175,6 +184,7 @@ RETRY = Exercise(
         ),
     ),
     contract="variants/retry/README.md",
+    revision=3,
 )
 
 BATCHER = Exercise(
@@ -216,6 +226,7 @@ BATCHER = Exercise(
         ),
     ),
     contract="variants/batcher/README.md",
+    revision=5,
 )
 
 DIAGNOSIS = Exercise(
@@ -243,6 +254,7 @@ DIAGNOSIS = Exercise(
         ),
     ),
     contract="solution/diagnosis/README.md",
+    revision=3,
 )
 
 CREDITS = Exercise(
@@ -284,6 +296,7 @@ CREDITS = Exercise(
         ),
     ),
     contract="variants/credits/README.md",
+    revision=4,
     marks=("Scheduler.open_account",),
 )
 
@@ -321,6 +334,7 @@ QUOTAS = Exercise(
         ),
     ),
     contract="variants/quotas/README.md",
+    revision=1,
     marks=("Scheduler.usage",),
 )
 
@@ -349,6 +363,7 @@ LEASES = Exercise(
         ),
     ),
     contract="variants/leases/README.md",
+    revision=1,
 )
 
 MEMORY = Exercise(
@@ -379,6 +394,7 @@ MEMORY = Exercise(
         ),
     ),
     contract="variants/memory/README.md",
+    revision=1,
 )
 
 EXERCISES: dict[str, Exercise] = {

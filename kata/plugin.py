@@ -41,7 +41,13 @@ from kata.impl import (
 from kata.outcomes import Outcome, TooSlow, Unanswered
 from kata.plan import plan
 from kata.process.judge import Judge, Limits
-from kata.scorecard import MISTAKES_PROPERTY, SYMPTOM_PROPERTY, Scorecard, render_unloaded
+from kata.scorecard import (
+    FAILURE_PROPERTY,
+    MISTAKES_PROPERTY,
+    SYMPTOM_PROPERTY,
+    Scorecard,
+    render_unloaded,
+)
 
 # Hypothesis profiles.  None reports several bugs at once: one failure per test,
 # the one a check explains.  The reference's edit-test loop is randomized (new
@@ -92,6 +98,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--rubric", action="store_true", help="end with a scorecard by rubric point")
     group.addoption("--rubric-json", metavar="PATH", help="write the scorecard as JSON to PATH")
     group.addoption(
+        "--rubric-page",
+        metavar="PATH",
+        help="write the scorecard as a page to keep: HTML, or Markdown if PATH ends in .md",
+    )
+    group.addoption(
         "--trusted",
         action="store_true",
         help="the module is this project's own (its gallery): asked in this process, not "
@@ -136,7 +147,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.option.help:
         return
     json_path = config.getoption("--rubric-json")
+    page_path = config.getoption("--rubric-page")
     _check_card_path(json_path)
+    _check_card_path(page_path, "--rubric-page")
     seconds = config.getoption("--time-limit")
     if not seconds > 0:
         raise pytest.UsageError(f"kata: --time-limit {seconds:g}: it must be more than 0 seconds")
@@ -153,7 +166,7 @@ def pytest_configure(config: pytest.Config) -> None:
     except LoadError as error:
         if judge is not None:
             judge.close()
-        card = render_unloaded(source or REFERENCE, str(error), json_path)
+        card = render_unloaded(source or REFERENCE, str(error), json_path, page_path)
         if config.getoption("--rubric"):
             sys.stderr.write("\n".join(card) + "\n")
         raise pytest.UsageError(f"kata: {error}") from None
@@ -164,6 +177,7 @@ def pytest_configure(config: pytest.Config) -> None:
         judge=judge,
         hints=_hints(config.getoption("--hint")),
         stepwise=config.getoption("--steps"),
+        page_path=page_path,
     )
     config.pluginmanager.register(config.stash[SCORES], "kata-scorecard")
 
@@ -187,20 +201,20 @@ def _hints(taken: list[str]) -> dict[str, dict[str, int]]:
     return hints
 
 
-def _check_card_path(json_path: str | None) -> None:
+def _check_card_path(json_path: str | None, option: str = "--rubric-json") -> None:
     """A scorecard that could not be written fails now, not after the whole run."""
     if not json_path:
         return
     path = Path(json_path)
     if path.is_dir():
-        raise pytest.UsageError(f"kata: --rubric-json {json_path}: that is a folder, not a file")
+        raise pytest.UsageError(f"kata: {option} {json_path}: that is a folder, not a file")
     if not path.resolve().parent.is_dir():
         raise pytest.UsageError(
-            f"kata: --rubric-json {json_path}: the folder {path.parent} does not exist"
+            f"kata: {option} {json_path}: the folder {path.parent} does not exist"
         )
     if not os.access(path.resolve().parent, os.W_OK):
         raise pytest.UsageError(
-            f"kata: --rubric-json {json_path}: the folder {path.parent} is not writable"
+            f"kata: {option} {json_path}: the folder {path.parent} is not writable"
         )
 
 
@@ -361,6 +375,7 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
             raise pytest.skip.Exception(unwritten) from None
         what = f"{error.name} raised NotImplementedError on this call, though it answers others"
         item.user_properties.append((SYMPTOM_PROPERTY, what))
+        item.user_properties.append((FAILURE_PROPERTY, what))
         raise pytest.fail.Exception(what, pytrace=False) from None
     except KataFailure as failure:
         raise pytest.fail.Exception(explain(item, failure), pytrace=False) from None
@@ -432,6 +447,7 @@ def explain_unanswered(item: pytest.Item, lost: Unanswered) -> str:
     if lost.kind != "time limit":
         detail = lost.text.removeprefix(str(lost.question)).strip().splitlines()[0]
         item.user_properties.append((SYMPTOM_PROPERTY, detail))
+        item.user_properties.append((FAILURE_PROPERTY, lost.text))
         return lost.text
     check = LEDGER.failed(lost.exercise, [lost.question], [TooSlow(0)], _answers)
     return _named(item, Failure(check, lost.text, "", LEDGER.name(check)))
@@ -463,6 +479,7 @@ def _answers(outcomes: Sequence[Outcome]) -> bool:
 def _named(item: pytest.Item, failure: Failure) -> str:
     item.config.stash.setdefault(FAILURES, {})[item.nodeid] = failure
     text, mistakes, symptom = _account(failure)
+    item.user_properties.append((FAILURE_PROPERTY, failure.text))
     item.user_properties.append((MISTAKES_PROPERTY, mistakes))
     if symptom:
         item.user_properties.append((SYMPTOM_PROPERTY, symptom))

@@ -16,28 +16,50 @@ Each attempted exercise's steps (`kata.plan`) follow: a step is *passed*
 when its points are, *failed* when one fails, *not run* when the check
 stopped at an earlier failing step; the first step not passed is the next
 one.  Hints taken are listed with what they cap.
+
+Every scorecard records what it was judged against: the kata's version
+(`kata.version`) and each exercise's contract revision (`kata.exercises`;
+CHANGELOG.md says what each revision changed).  The JSON adds the module's
+files with their SHA-256, when it was judged, each point's seconds and each
+failure's own words; the page (`kata.page`) is rendered from that same data.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import is_hypothesis_test
 
-from kata import catalogue
-from kata.exercises import POINTS
+from kata import catalogue, page
+from kata.exercises import EXERCISES, POINTS
 from kata.impl import Kata
 from kata.plan import CAPS, RUNGS, Plan, PlanError, Step, plan
 from kata.process.judge import Event, Judge
+from kata.version import version
 
 MISTAKES_PROPERTY = "kata_mistakes"
 SYMPTOM_PROPERTY = "kata_symptom"
+FAILURE_PROPERTY = "kata_failure"  # the failure in the test's words: the call, expected, got
+MAX_FAILURE = 4000  # characters of a failure's words kept on the card
+
+
+def system_clock() -> datetime:
+    """Now, with its offset; SOURCE_DATE_EPOCH (seconds), when set, fixes it: a card made
+    again is the same card."""
+    fixed = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if fixed.isdigit():
+        return datetime.fromtimestamp(int(fixed), UTC)
+    return datetime.now().astimezone()
 
 
 @dataclass
@@ -47,6 +69,8 @@ class _Test:
     mistakes: list[str] = field(default_factory=list)
     symptom: str = ""
     unwritten: str = ""  # a skipped test's function not written yet, or missing
+    failure: str = ""  # a failed test's words: the call, the answer expected and the one given
+    seconds: float = 0.0  # setup, call and teardown
 
 
 # A skipped test's reason, when a function is not written yet or not there at all.
@@ -65,8 +89,12 @@ class Scorecard:
         judge: Judge | None = None,
         hints: dict[str, dict[str, int]] | None = None,
         stepwise: bool = False,
+        page_path: str | None = None,
+        clock: Callable[[], datetime] = system_clock,
     ) -> None:
         self.kata, self.print_card, self.json_path, self.judge = kata, print_card, json_path, judge
+        self.page_path, self.clock = page_path, clock
+        self.files = module_files(kata)  # hashed now, as the module was loaded
         self.hints = hints or {}  # exercise -> step -> the highest rung taken
         self.stepwise = stepwise  # the run stops after the first failing step
         self.stopped_at_step = ""  # why it stopped, if it did
@@ -89,6 +117,7 @@ class Scorecard:
         if point not in POINTS:
             return
         test = self.tests.setdefault(report.nodeid, _Test(point))
+        test.seconds += report.duration
         if test.outcome == "failed":
             return
         if report.failed:
@@ -97,6 +126,7 @@ class Scorecard:
             named = properties.get(MISTAKES_PROPERTY, [])
             test.mistakes = [str(m) for m in named] if isinstance(named, list) else []
             test.symptom = str(properties.get(SYMPTOM_PROPERTY, "")) or _first_line(report)
+            test.failure = _clipped(str(properties.get(FAILURE_PROPERTY, "")) or _message(report))
         elif report.skipped:
             test.outcome = "skipped"
             reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else ""
@@ -115,7 +145,7 @@ class Scorecard:
         """A test skipped as not attempted that, seen with the whole run, failed."""
         test = self.tests.get(nodeid)
         if test is not None and test.outcome == "skipped":
-            test.outcome, test.symptom = "failed", symptom
+            test.outcome, test.symptom, test.failure = "failed", symptom, symptom
 
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
         """Ctrl-C; a run stopped by its steps (`session.Interrupted`) is not interrupted."""
@@ -144,15 +174,26 @@ class Scorecard:
             count = counts.get(name, Counter())
             if not count:
                 continue
-            failed = [t for t in self.tests.values() if t.point == name and t.outcome == "failed"]
-            named = sorted({m for t in failed for m in t.mistakes}, key=lambda m: -evidence[m])
+            own = {nodeid: t for nodeid, t in self.tests.items() if t.point == name}
+            failed = {nodeid: t for nodeid, t in own.items() if t.outcome == "failed"}
+            named = sorted(
+                {m for t in failed.values() for m in t.mistakes}, key=lambda m: -evidence[m]
+            )
+            unexplained = [(nodeid, t) for nodeid, t in failed.items() if not t.mistakes]
             points[name] = _entry(exercise.name, point.title, _result(count)) | {
                 "passed": count["passed"],
                 "failed": count["failed"],
                 "not_attempted": count["skipped"],
+                "seconds": round(sum(t.seconds for t in own.values()), 3),
                 "mistakes": [m for m in named if home[m] == name],
                 "explained_by": [m for m in named if home[m] != name],
-                "symptoms": _distinct(t.symptom for t in failed if not t.mistakes),
+                "symptoms": _distinct(t.symptom for _, t in unexplained),
+                # The first failure no known mistake explains, in the test's words.
+                "unexplained": (
+                    {"test": unexplained[0][0], "failure": unexplained[0][1].failure}
+                    if unexplained
+                    else None
+                ),
             }
         steps = {
             name: self._steps(found, self.hints.get(name, {}))
@@ -163,6 +204,9 @@ class Scorecard:
         ranked = sorted(evidence, key=lambda m: (-evidence[m], order[home[m]], m))
         return {
             "implementation": self.kata.source,
+            "files": self.files,
+            "judged_at": self.clock().isoformat(timespec="seconds"),
+            **versions(),
             "exercises": {
                 **dict.fromkeys(self.kata.attempted, "attempted"),
                 **{e.name: "not attempted" for e in self.kata.not_attempted},
@@ -172,9 +216,11 @@ class Scorecard:
                 {
                     "id": m,
                     "title": catalogue.by_id(m).title,
+                    "meaning": catalogue.by_id(m).explanation,
                     "point": home[m],
                     "failed_tests": evidence[m],
                     "witness": self._witness(m),
+                    "witness_failure": self.tests[self._witness(m)].failure,
                 }
                 for m in ranked
             ],
@@ -188,6 +234,7 @@ class Scorecard:
             "alone": self.alone,
             "tests_run": sum(t.outcome in ("passed", "failed") for t in self.tests.values()),
             "tests_collected": sum(point in POINTS for point in self.points.values()),
+            "seconds": round(sum(t.seconds for t in self.tests.values()), 3),
             "void": self.judge.void if self.judge else "",
             "limits": _limits(self.judge.events if self.judge else []),
             "output_bytes": self.judge.run_output.total if self.judge else 0,
@@ -253,11 +300,13 @@ class Scorecard:
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         """Last of all, so the scorecard closes the output."""
-        if not self.tests or not (self.print_card or self.json_path):
+        if not self.tests or not (self.print_card or self.json_path or self.page_path):
             return
         card = self.card()
         if self.json_path:
             Path(self.json_path).write_text(json.dumps(card, indent=2) + "\n")
+        if self.page_path:
+            page.write(Path(self.page_path), card)
         terminal = config.pluginmanager.get_plugin("terminalreporter")
         if self.print_card and terminal is not None:
             for line in render(card):
@@ -268,7 +317,7 @@ def render(card: dict[str, Any]) -> list[str]:
     """The scorecard as text lines."""
     points = card["points"]
     width = max(map(len, points), default=0)
-    lines = ["", f"==== rubric scorecard: {card['implementation']} ===="]
+    lines = ["", f"==== rubric scorecard: {card['implementation']} ====", _versions_line(card)]
     for name, score in points.items():
         result = score["result"]
         if result == "scored in the interview":
@@ -414,14 +463,72 @@ def _limit_lines(card: dict[str, Any]) -> list[str]:
     return lines
 
 
-def render_unloaded(source: str, error: str, json_path: str | None) -> list[str]:
-    """The scorecard of a module that could not be loaded (also written as JSON)."""
+def versions() -> dict[str, Any]:
+    """The kata's version and every exercise's contract, with its revision."""
+    return {
+        "kata_version": version(),
+        "contracts": {
+            name: {"file": e.contract, "revision": e.revision} for name, e in EXERCISES.items()
+        },
+    }
+
+
+def _versions_line(card: dict[str, Any]) -> str:
+    attempted = [n for n, state in card["exercises"].items() if state == "attempted"]
+    contracts = card["contracts"]
+    revisions = ", ".join(f"{n} revision {contracts[n]['revision']}" for n in attempted)
+    return f"heartbeat-kata {card['kata_version']}" + (
+        f"; contracts: {revisions}" if revisions else ""
+    )
+
+
+def module_files(kata: Kata) -> list[dict[str, str]]:
+    """The judged module's files, each with the SHA-256 of its content."""
+    if Path(kata.source).is_file():
+        return hashed([kata.source])
+    # A dotted module, or the reference: the files its exercises were loaded from.
+    return hashed(sorted({i.file for i in kata.attempted.values() if i.file}))
+
+
+def hashed(found: list[str]) -> list[dict[str, str]]:
+    """Each file's absolute path, and the SHA-256 of its content ("" if it cannot be read)."""
+    files = []
+    for name in found:
+        path = Path(name).resolve()
+        try:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError:
+            digest = ""
+        files.append({"path": str(path), "sha256": digest})
+    return files
+
+
+def render_unloaded(
+    source: str,
+    error: str,
+    json_path: str | None,
+    page_path: str | None = None,
+    clock: Callable[[], datetime] = system_clock,
+) -> list[str]:
+    """The scorecard of a module that could not be loaded (also written as JSON, or a page)."""
+    document = {
+        "implementation": source,
+        "files": hashed([source] if Path(source).is_file() else []),
+        "judged_at": clock().isoformat(timespec="seconds"),
+        **versions(),
+        "exercises": {},
+        "error": error,
+        "points": {},
+        "mistakes": [],
+    }
     if json_path:
-        document = {"implementation": source, "error": error, "points": {}, "mistakes": []}
         Path(json_path).write_text(json.dumps(document, indent=2) + "\n")
+    if page_path:
+        page.write(Path(page_path), document)
     return [
         "",
         f"==== rubric scorecard: {source} ====",
+        _versions_line(document),
         f"{'NOT LOADED':<14}{error.splitlines()[0]}",
         "0 points passed: the module could not be loaded, so no test ran",
     ]
@@ -453,6 +560,13 @@ def _shape(text: str) -> str:
 
 
 def _first_line(report: pytest.TestReport) -> str:
+    return _message(report).splitlines()[0]
+
+
+def _message(report: pytest.TestReport) -> str:
     crash = getattr(report.longrepr, "reprcrash", None)
-    message = str(getattr(crash, "message", "") or report.longreprtext.strip() or "failed")
-    return message.splitlines()[0]
+    return str(getattr(crash, "message", "") or report.longreprtext.strip() or "failed")
+
+
+def _clipped(text: str) -> str:
+    return text if len(text) <= MAX_FAILURE else text[: MAX_FAILURE - 1] + "\u2026"
