@@ -8,6 +8,11 @@ detector is one pass over the receipts, and a suspicion is a tuple
 The results are those of the detectors themselves (`detect`'s rule, and
 `PhiAccrual`'s; the tests hold the lab to both); only the work is organised
 around suspicions, so a day of a large job takes seconds, not hours.
+
+On a coarse clock (a trace's `tick` above 1) a detector reads time as the
+collector does: at an instant t its clock says ``t // tick * tick``, and a
+receipt is stamped with that reading when it arrives.  A suspicion can then
+begin only at a check on a tick, and ends when the next receipt arrives.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from solution.detector import Stopped
@@ -30,6 +35,8 @@ Suspicion = tuple[int, int, int]  # (onset, start, end)
 def timeout(trace: Trace, limit: int, end: int, *, strict: bool = True) -> list[Suspicion]:
     """`detect`'s rule: suspected iff now - last_heard > limit (>= unless `strict`)."""
     late = limit + 1 if strict else limit
+    if trace.tick > 1:
+        return _coarse_timeout(trace, late, end)
     found = []
     heard = 0  # silent since the start of the run until first heard
     for received in [*trace.receipts, end]:
@@ -39,13 +46,31 @@ def timeout(trace: Trace, limit: int, end: int, *, strict: bool = True) -> list[
     return _merged(found)
 
 
+def _coarse_timeout(trace: Trace, late: int, end: int) -> list[Suspicion]:
+    """On a coarse clock: suspected from the first check on a tick at which the stamp of
+    the latest receipt is `late` old, until the next receipt arrives."""
+    found, tick = [], trace.tick
+    heard = since = 0  # the latest receipt's stamp, and when it arrived
+    for received in [*trace.receipts, end]:
+        first = max(_up(heard + late, tick), since)
+        if first < received:
+            found.append((heard, first, received))
+        heard, since = received // tick * tick, received
+    return _merged(found)
+
+
+def _up(t: int, tick: int) -> int:
+    """The first tick at or after t."""
+    return -(-t // tick) * tick
+
+
 def sender_clock(trace: Trace, limit: int, end: int) -> list[Suspicion]:
     """The same rule with silence measured from the latest ``sent_at`` heard: the mistake."""
-    found, late = [], limit + 1
+    found, late, tick = [], limit + 1, trace.tick
     heard, stamp = 0, 0
     ends = itertools.chain(trace.receipts, (end,))
     for received, next_stamp in zip(ends, itertools.chain(trace.stamps, (0,)), strict=True):
-        first = stamp + late
+        first = stamp + late if tick == 1 else _up(stamp + late, tick)
         if first < heard:
             first = heard
         if first < received:
@@ -75,14 +100,18 @@ def phi_accrual(
     total, count, record = sum(recorded), len(recorded), recorded.append
     y_reach = reach(threshold)
     near = pause + y_reach * floor - 2  # below mean + this, phi stays under the threshold
-    gaps = zip(receipts, itertools.chain(itertools.islice(receipts, 1, None), (end,)), strict=True)
-    for heard, arrives in gaps:
+    # Intervals are between stamps; a suspicion ends when the next receipt arrives.
+    tick = trace.tick
+    stamps = receipts if tick == 1 else [r // tick * tick for r in receipts]
+    gaps = zip(stamps, _then(stamps, end), receipts, _then(receipts, end), strict=True)
+    for heard, arrives, since, until in gaps:
         gap = arrives - heard
         if gap >= total / count + near:
             squares = sum(x * x for x in recorded[-count:])
             silence = _first_suspicious(total, squares, count, pause, floor, threshold, y_reach)
-            if silence < gap:
-                found.append((heard, heard + silence, arrives))
+            begins = heard + silence if tick == 1 else max(_up(heard + silence, tick), since)
+            if begins < until:
+                found.append((heard, begins, until))
             if silence <= gap:
                 continue  # not available when it arrived: the interval is not recorded
         record(gap)  # (the last "gap", to the end of the run, is never read again)
@@ -92,6 +121,11 @@ def phi_accrual(
             total += gap
             count += 1
     return _merged(found)
+
+
+def _then(times: list[int], end: int) -> Iterable[int]:
+    """Each time's successor, the end of the run after the last."""
+    return itertools.chain(itertools.islice(times, 1, None), (end,))
 
 
 def _first_suspicious(
@@ -118,7 +152,7 @@ def _merged(found: list[Suspicion]) -> list[Suspicion]:
 
 
 def guarded(
-    suspicions: dict[int, list[Suspicion]], job: Job
+    suspicions: dict[int, list[Suspicion]], job: Job, tick: int = 1
 ) -> tuple[dict[int, list[Suspicion]], list[tuple[int, int, int]]]:
     """The report once `guard_mass_silence` has read it at every change: the ranks still
     reported, and the collector faults (start, end, ranks).
@@ -127,9 +161,13 @@ def guarded(
     it has been suspected, and not part of a fault, for one window: in a stall the ranks'
     timeouts expire over one interval, and as it ends they recover over one interval;
     either way, until more than the fraction have, the first of them would look like deaths.
+    On a coarse clock (`tick` above 1) the window is held on the clock's reading: a rank is
+    first reported at a check on a tick.
     """
     hold = job.window
-    times = [t for spans in suspicions.values() for _, s, e in spans for t in (s, s + hold, e)]
+    times = [
+        t for spans in suspicions.values() for _, s, e in spans for t in (s, _up(s + hold, tick), e)
+    ]
     heapq.heapify(times)
     starts: dict[int, list[tuple[int, Suspicion]]] = {}
     for rank, spans in suspicions.items():
@@ -148,20 +186,20 @@ def guarded(
             del active[rank]
         if not times or not active:
             continue
-        after = times[0]
+        after, clock = times[0], here // tick * tick
         report = [Stopped(r, span[0], here - span[0]) for r, span in active.items()]
         verdict = guard_mass_silence(
             report, world_size=job.ranks, start=0, window=job.window, fraction=job.guard_fraction
         )
         for stopped in verdict.stopped:
             onset, start, _ = active[stopped.rank]
-            if here >= max(start, explained.get(stopped.rank, start)) + hold:
+            if clock >= max(start, explained.get(stopped.rank, start)) + hold:
                 kept.setdefault(stopped.rank, []).append((onset, here, after))
         if verdict.fault is not None:
             faults.append((here, after, len(verdict.fault.ranks)))
             for rank in verdict.fault.ranks:
                 explained[rank] = after
-            heapq.heappush(times, after + hold)
+            heapq.heappush(times, _up(after + hold, tick))
     return {rank: _merged(spans) for rank, spans in kept.items()}, _joined(faults)
 
 

@@ -58,6 +58,11 @@ class Outcome:
         """The receive-clock timeout's false alarms: the figure the prediction is about."""
         return self.qualities[0].mistakes
 
+    @property
+    def inclusive(self) -> int:
+        """The same timeout's false alarms with `>=`: a rank exactly `timeout` late reported."""
+        return self.quality("timeout >=").mistakes
+
     def quality(self, detector: str) -> Quality:
         return next(q for q in self.qualities if q.detector == detector)
 
@@ -69,7 +74,7 @@ def plan(job: Job, cause: Cause) -> Threshold:
         ranks=job.ranks,
         horizon=job.horizon,
         budget=job.budget,
-        delay=job.margin,
+        delay=cause.margin(job),
     )
 
 
@@ -87,6 +92,9 @@ def run(
     prediction is still the arithmetic's).  `progress`, if given, is told the ranks
     done after each rank.
     """
+    tick = cause.tick or 1
+    if job.interval % tick or job.horizon % tick or job.delay[1] >= tick > 1:
+        raise ValueError("a coarse clock needs whole ticks of interval and delays within one")
     threshold = plan(job, cause)
     limit, end = threshold.timeout if timeout is None else timeout, job.horizon
     stalled = stalls(job, cause)
@@ -101,16 +109,16 @@ def run(
     found: dict[str, dict[int, list[detectors.Suspicion]]] = {name: {} for name in rules}
     traces, heartbeats = [], 0
     for rank in range(job.ranks):  # one rank's trace in memory at a time: a day is 86,400 beats
-        full = trace(job, cause, rank, Random(seed * 100_003 + rank), stalled)
+        full = rank_trace(job, cause, rank, seed, stalled)
         for name, rule in rules.items():
             found[name][rank] = rule(full)
         heartbeats += len(full.receipts)
-        traces.append(Trace(rank, [], [], full.stopped_at, full.progress_since))
+        traces.append(Trace(rank, [], [], full.stopped_at, full.progress_since, full.tick))
         if progress is not None:
             progress(rank + 1)
     faults = dict.fromkeys(found, 0)
     for base in ("timeout >", "phi"):
-        kept, reported = detectors.guarded(found[base], job)
+        kept, reported = detectors.guarded(found[base], job, tick)
         found[f"{base} + guard"], faults[f"{base} + guard"] = kept, len(reported)
     qualities = tuple(_quality(name, found[name], faults[name], traces, job) for name in DETECTORS)
     hung = next((t for t in traces if t.progress_since is not None), None)
@@ -125,6 +133,14 @@ def run(
         None if hung is None else _hung_detection(hung, job),
         _first_reported(found["timeout >"], traces, job),
     )
+
+
+def rank_trace(
+    job: Job, cause: Cause, rank: int, seed: int = 1, stalled: list[tuple[int, int]] | None = None
+) -> Trace:
+    """What the collector receives from one rank in `run`'s simulation with this seed."""
+    stalled = stalls(job, cause) if stalled is None else stalled
+    return trace(job, cause, rank, Random(seed * 100_003 + rank), stalled)
 
 
 def _quality(
@@ -157,9 +173,11 @@ def _quality(
 
 
 def _hung_detection(hung: Trace, job: Job) -> int | None:
-    """diagnose's rule: hung once its final progress is older than stall_timeout."""
+    """diagnose's rule: hung once its final progress is older than stall_timeout (at the
+    first check, on a coarse clock's tick)."""
     assert hung.progress_since is not None
     found = hung.progress_since + job.stall_timeout + 1
+    found = -(-found // hung.tick) * hung.tick
     return found - job.hang if found < job.horizon else None
 
 

@@ -2,8 +2,9 @@
 
 Times are milliseconds.  Every scenario is the same job (the base: 1 s
 heartbeats, 1% independent loss, 1-40 ms of delay, a 200 ms margin) with one
-cause added.  In every scenario rank 8 dies at 40% of the run and rank 1
-hangs at 60% (it keeps beating, its progress stops): the detection side.
+cause added (a coarse clock stamps the jitter away, and needs no margin).
+In every scenario rank 8 dies at 40% of the run and rank 1 hangs at 60% (it
+keeps beating, its progress stops): the detection side.
 """
 
 from __future__ import annotations
@@ -63,8 +64,17 @@ class Cause:
     stall: tuple[int, int] | None = None  # every, lasting (ms): the collector reads nothing
     skew: bool = False  # rank 2's clock 3 h behind; rank 3's steps back 10 s mid-run
     cascade: bool = False  # rank 8's group blocks half an interval after it dies
+    # The collector's clock reads in ticks (ms): each receipt is stamped with the tick it
+    # arrives in and the checks fall on ticks; beats are sent on ticks, jitter within one.
+    tick: int | None = None
     # Misses stay independent, so the receive-clock timeout keeps the n * p**k promise.
     independent: bool = False
+
+    def margin(self, job: Job) -> int:
+        """The delay the timeout allows beyond k intervals.  On a coarse clock a beat is
+        stamped on its own tick, exactly its interval after the one before, whatever its
+        jitter: none to allow for, and the timeout is k intervals exactly."""
+        return job.margin if self.tick is None else 0
 
     def miss_probability(self, job: Job) -> Fraction:
         """p per heartbeat on average: lost, or later than the margin."""
@@ -124,6 +134,13 @@ def causes(job: Job) -> list[Cause]:
             "cascade",
             "rank 8 dies and its node's 7 other ranks block behind it",
             cascade=True,
+            independent=True,
+        ),
+        Cause(
+            "coarse clock",
+            "receipts stamped, and checks made, on the collector's 100 ms tick; beats on ticks,"
+            " so no margin",
+            tick=100,
             independent=True,
         ),
     ]

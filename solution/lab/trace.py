@@ -7,6 +7,10 @@ heartbeat that arrives while the collector is stalled is read, and stamped,
 when the stall ends.  The trace is the receive times, in order, with for
 each the latest sender timestamp heard so far (what a detector trusting
 ``sent_at`` would use) and the rank's progress.
+
+On a coarse clock (`Cause.tick`) a rank beats on ticks, and the receipts
+are still the instants the heartbeats arrive: the detectors read them as
+the collector does, each stamped with the tick it arrived in.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ class Trace:
     stamps: list[int]  # the latest sender timestamp heard at each receipt
     stopped_at: int | None  # when it stopped sending for good (dead or blocked), if it did
     progress_since: int | None  # for the hung rank: when its final progress was first heard
+    tick: int = 1  # the collector's clock: a receipt at r is stamped r // tick * tick
 
 
 def stalls(job: Job, cause: Cause) -> list[tuple[int, int]]:
@@ -49,7 +54,9 @@ def trace(job: Job, cause: Cause, rank: int, rng: Random, stalled: list[tuple[in
         stop = job.death
     elif cause.cascade and rank in GROUP:
         stop = job.death + interval // 2  # blocked at its next collective
-    sends = _unpaused(range(rng.randrange(interval), stop, interval), _pauses(job, cause, rng))
+    tick = cause.tick or 1
+    phase = rng.randrange(interval // tick) * tick
+    sends = _unpaused(range(phase, stop, interval), _pauses(job, cause, rng))
     delivered = _bursty(sends, cause, rng) if cause.bursty else _independent(sends, job, rng)
     receipts = list(map(operator.add, delivered, _delays(len(delivered), job, cause, rng)))
     if not all(map(operator.le, receipts, itertools.islice(receipts, 1, None))):
@@ -69,7 +76,8 @@ def trace(job: Job, cause: Cause, rank: int, rng: Random, stalled: list[tuple[in
         final = job.hang // interval
         heard = zip(receipts, delivered, strict=True)
         since = next((r for r, sent in heard if min(sent, job.hang) // interval == final), None)
-    return Trace(rank, receipts, stamps, stop if stop < horizon else None, since)
+        since = None if since is None else since // tick * tick
+    return Trace(rank, receipts, stamps, stop if stop < horizon else None, since, tick)
 
 
 def _pauses(job: Job, cause: Cause, rng: Random) -> list[tuple[int, int]]:
