@@ -61,3 +61,19 @@ def test_every_table_in_the_docs_has_a_header(page: str) -> None:
         if line.startswith("|") and not before.startswith("|"):
             following = lines[number] if number < len(lines) else ""
             assert set(following) <= set("|-: "), f"{page}:{number}: a table row with no header"
+
+
+def test_the_writeups_contents_list_its_headings() -> None:
+    """A section added, renamed or moved shows in the contents, or this fails."""
+    from tools.contents import rewritten
+
+    assert rewritten(WRITEUP) == WRITEUP, "run: python -m tools.contents --write"
+
+
+def test_the_writeups_links_to_its_own_sections_resolve() -> None:
+    """A reading path or a cross-reference to a section that was renamed is a dead link."""
+    from tools.contents import sections
+
+    anchors = {link for _, link, _ in sections(WRITEUP)}
+    dead = sorted(set(re.findall(r"\]\(#([\w-]+)\)", WRITEUP)) - anchors)
+    assert not dead, f"WRITEUP.md links to sections it does not have: {dead}"
