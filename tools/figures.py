@@ -679,10 +679,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def check(names: Sequence[str]) -> int:
-    problems = [found for name in names if (found := problem(name))]
-    for found in problems:
-        print(found)
-    return 1 if problems else 0
+    stale = 0
+    for name in names:  # one line a figure, as it is drawn: the slowest take seconds
+        found = problem(name)
+        print(found or f"current {path(name).relative_to(ROOT)}", flush=True)
+        stale += found is not None
+    return 1 if stale else 0
 
 
 def draw(names: Sequence[str]) -> int:
