@@ -269,9 +269,13 @@ def test_a_file_the_module_writes_lands_in_its_scratch_folder(runs: dict[str, An
 def test_ctrl_c_stops_the_run_with_a_scorecard_and_no_process_left(tmp_path: Path) -> None:
     """SIGINT to the run (as Ctrl-C sends it): exit 2, the card says so, the judged process ends."""
     module = tmp_path / "slow.py"
+    asking = tmp_path / "asking"  # written once the tests are calling: collection is over
     module.write_text(
         RIGHT
-        + "import time\ndef detect(*a, **k):\n    time.sleep(0.05)\n    return right(*a, **k)\n"
+        + "import itertools, time\ncalls = itertools.count(1)\n"
+        + "def detect(*a, **k):\n    time.sleep(0.05)\n"
+        + f"    if next(calls) == 20:\n        open({str(asking)!r}, 'w').close()\n"
+        + "    return right(*a, **k)\n"
     )
     command = [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "-q"]
     command += ["-p", "no:cacheprovider", "--rubric", f"--impl={module}", "tests/detector"]
@@ -284,7 +288,11 @@ def test_ctrl_c_stops_the_run_with_a_scorecard_and_no_process_left(tmp_path: Pat
         preexec_fn=ctrl_c_as_at_a_terminal,
     )
     judged = _judged_children(run.pid, seconds=30)
-    time.sleep(1)
+    # Signalled while the tests run, however long a busy machine takes to collect them.
+    deadline = time.monotonic() + 120
+    while not asking.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert asking.exists(), "the run never called detect twenty times"
     run.send_signal(signal.SIGINT)
     output, _ = run.communicate(timeout=60)
     assert run.returncode == INTERRUPTED, output[-3000:]
