@@ -7,16 +7,15 @@ what it keeps (`.kata.json`, `my_detector.py`) is its own.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from kata.card import card
-from kata.exercises import EXERCISES, ROOT
+from kata.exercises import EXERCISES
 from kata.plan import plan
+from tests.support.subprocess_kata import run_kata_command
 
 pytestmark = pytest.mark.reference
 
@@ -24,19 +23,7 @@ USAGE = 2
 
 
 def kata(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m kata ARGS`` run in `folder`, as a candidate would (a check with the
-    gallery's hypothesis profile: fewer examples, the same verdicts on these modules)."""
-    inherited = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    if args[:1] == ("check",):
-        args = (*args, "--", "--hypothesis-profile", "gallery")
-    return subprocess.run(
-        [sys.executable, "-m", "kata", *args],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**inherited, "PYTHONPATH": str(ROOT)},
-    )
+    return run_kata_command(folder, *args)
 
 
 def said(result: subprocess.CompletedProcess[str]) -> str:

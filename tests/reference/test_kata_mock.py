@@ -8,8 +8,6 @@ test runs the real command, and the real check, in a process of its own.
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -18,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from kata import mock
-from kata.exercises import EXERCISES, ROOT
+from kata.exercises import EXERCISES
 from kata.plan import plan
+from tests.support.subprocess_kata import run_kata_command
 
 pytestmark = pytest.mark.reference
 
@@ -230,16 +229,8 @@ def test_the_command_runs_a_session_with_the_real_check(tmp_path: Path) -> None:
             1,
         )
     )
-    inherited = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    result = subprocess.run(
-        [*KATA, "mock", "retry", "--file", module.name, "--", "--hypothesis-profile", "gallery"],
-        cwd=tmp_path,
-        input="next\ncheck\ndone\n",
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**inherited, "PYTHONPATH": str(ROOT)},
-        timeout=300,
+    result = run_kata_command(
+        tmp_path, "mock", "retry", "--file", module.name, stdin="next\ncheck\ndone\n"
     )
     said = " ".join(result.stdout.split())
     assert result.returncode == 0, result.stdout + result.stderr

@@ -19,13 +19,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solution.detector import Heartbeat, Stopped, detect
-from solution.diagnosis import PhiAccrual, guard_mass_silence
+from solution.detector import Heartbeat, detect
+from solution.diagnosis import PhiAccrual
 from solution.lab import Job, Outcome, causes, run
 from solution.lab import detectors as lab
 from solution.lab.run import rank_trace
 from solution.lab.scenarios import Cause
 from solution.lab.trace import Trace
+from tests.reference.lab_checks import assert_the_guard_holds
 
 pytestmark = pytest.mark.reference
 
@@ -96,37 +97,7 @@ def test_on_a_coarse_clock_the_labs_guard_holds_its_window_on_the_clock(
     """Four ranks, the guard read at every instant.  A rank is reported iff it is suspected,
     not in the guard's fault, and the clock reads at least one window since it was first
     suspected and since it was last in a fault: reports begin at checks on a tick."""
-    job = Job(ranks=16, interval=4, delay=(1, 1), guard_fraction=Fraction(1, 8))
-    end, hold = 160, job.window
-    suspicions = {
-        rank: lab.timeout(Trace(rank, heard, heard, None, None, tick), limit, end)
-        for rank, heard in enumerate(heard_by_rank)
-    }
-    kept, _ = lab.guarded(suspicions, job, tick)
-    last_in_fault: dict[int, int] = {}
-    for now in range(end):
-        active = {
-            r: span for r, spans in suspicions.items() for span in spans if span[1] <= now < span[2]
-        }
-        verdict = guard_mass_silence(
-            [Stopped(r, span[0], now - span[0]) for r, span in active.items()],
-            world_size=job.ranks,
-            start=0,
-            window=job.window,
-            fraction=job.guard_fraction,
-        )
-        fault = set(verdict.fault.ranks) if verdict.fault else set()
-        for rank in range(4):
-            reported = any(start <= now < stop for _, start, stop in kept.get(rank, ()))
-            expected = (
-                rank in active
-                and rank not in fault
-                and now // tick * tick
-                >= max(active[rank][1], last_in_fault.get(rank, -1) + 1) + hold
-            )
-            assert reported == expected, (rank, now, suspicions, kept)
-        for rank in fault:
-            last_in_fault[rank] = now
+    assert_the_guard_holds(heard_by_rank, limit, tick=tick)
 
 
 JOB = Job(ranks=32)

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import shutil
 import subprocess
-import sys
 import tomllib
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -28,7 +26,7 @@ from kata.exercises import EXERCISES, ROOT
 from kata.impl import Kata
 from kata.scorecard import Scorecard, system_clock
 from kata.version import version
-from tests.support.subprocess_kata import run_kata
+from tests.support.subprocess_kata import run_kata, run_kata_command
 
 pytestmark = pytest.mark.reference
 
@@ -199,18 +197,8 @@ def test_the_clock_is_injected(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _kata(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m kata ARGS`` in `folder`, as a candidate runs it, with the clock fixed."""
-    inherited = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    if args[:1] == ("check",):
-        args = (*args, "--", "--hypothesis-profile", "gallery")
-    return subprocess.run(
-        [sys.executable, "-m", "kata", *args],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**inherited, "PYTHONPATH": str(ROOT), "SOURCE_DATE_EPOCH": FIXED},
-    )
+    """The kata as a candidate runs it, with the clock fixed."""
+    return run_kata_command(folder, *args, env={"SOURCE_DATE_EPOCH": FIXED})
 
 
 class _Balanced(HTMLParser):

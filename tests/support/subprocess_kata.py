@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from kata.exercises import ROOT
 
@@ -33,4 +34,24 @@ def run_kata(
         text=True,
         check=False,
         env={**inherited, **(env or {})},
+    )
+
+
+def run_kata_command(
+    folder: Path, *args: str, env: dict[str, str] | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``python -m kata ARGS`` run in `folder`, as a candidate would (a check or a mock with
+    the gallery's hypothesis profile: fewer examples, the same verdicts on these modules)."""
+    if args[:1] in (("check",), ("mock",)):
+        args = (*args, *(() if "--" in args else ("--",)), "--hypothesis-profile", "gallery")
+    inherited = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return subprocess.run(
+        [sys.executable, "-m", "kata", *args],
+        cwd=folder,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**inherited, "PYTHONPATH": str(ROOT), **(env or {})},
+        timeout=300,
     )
