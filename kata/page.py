@@ -32,7 +32,7 @@ body { font: 11pt/1.4 system-ui, sans-serif; margin: 2em auto; max-width: 60em; 
 h1 { font-size: 1.5em; overflow-wrap: anywhere; } h2 { font-size: 1.15em; margin-top: 1.6em; }
 table { border-collapse: collapse; width: 100%; }
 th, td { border: 1px solid #999; padding: 0.2em 0.4em; text-align: left; vertical-align: top;
-  overflow-wrap: anywhere; }
+  overflow-wrap: break-word; }
 pre { background: #f4f4f4; border: 1px solid #ccc; padding: 0.5em; white-space: pre-wrap;
   overflow-wrap: anywhere; }
 .passed { color: #075e07; } .failed { color: #a00; font-weight: bold; }
@@ -149,7 +149,7 @@ def _document(card: dict[str, Any]) -> tuple[str, list[tuple[str, list[Block]]]]
     sections: list[tuple[str, list[Block]]] = [("What was judged", [("fields", judged)])]
     points = card.get("points", {})
     if points:
-        sections.append(("Points", [("table", _POINT_HEADERS, _point_rows(card)), _tally(points)]))
+        sections.append(("Points", [_point_table(card), _tally(points)]))
     named: list[Block] = []
     for m in card.get("mistakes", []):
         named += [
@@ -190,6 +190,19 @@ def _document(card: dict[str, Any]) -> tuple[str, list[tuple[str, list[Block]]]]
 
 _POINT_HEADERS = ["Verdict", "Point", "Exercise", "What it scores", "Tests", "Seconds", "Why"]
 _STEP_HEADERS = ["Step", "Name", "What it asks", "Result", "Hint taken"]
+
+
+def _point_table(card: dict[str, Any]) -> Block:
+    """The points, a row each; the exercise column only where the card has more than one."""
+    rows = _point_rows(card)
+    if len({score["exercise"] for score in card["points"].values()}) > 1:
+        return ("table", _POINT_HEADERS, rows)
+    column = _POINT_HEADERS.index("Exercise")
+    return ("table", _without(_POINT_HEADERS, column), [_without(row, column) for row in rows])
+
+
+def _without(cells: list[str], column: int) -> list[str]:
+    return cells[:column] + cells[column + 1 :]
 
 
 def _point_rows(card: dict[str, Any]) -> list[list[str]]:
