@@ -16,6 +16,10 @@ KB, the rest counted), and an exit, a signal or ``sys.exit`` of the module
 named with the call it happened in.  The judged process has its own session
 (Ctrl-C reaches the judge alone, which stops the run) and its own scratch
 folder as its working directory; the kernel ends it if the judge dies.
+
+Where the judged module runs is a `Transport`: a child process here
+(`_Child`), or, in a browser page, a web worker (`kata.process.browser`),
+chosen by the platform.  The judge speaks the same messages to either.
 """
 
 from __future__ import annotations
@@ -31,9 +35,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from kata.exercises import ROOT, Exercise
 from kata.impl import LoadError, NotImplementedYet
@@ -124,14 +128,69 @@ def _add(outputs: Sequence[Kept], data: bytes) -> None:
         output.add(data)
 
 
-class _OutOfTimeError(Exception):
-    pass
+class OutOfTimeError(Exception):
+    """No reply within the time a transport was given."""
 
 
-class _ChildDiedError(Exception):
+class ChildDiedError(Exception):
+    """The judged module's process (or worker) ended; its exit status, if it has one."""
+
     def __init__(self, status: int | None) -> None:
         super().__init__(status)
         self.status = status
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a judged module is started: its import paths, its working folder, its memory,
+    and the module the judge will ask it to load (a path or a dotted name)."""
+
+    paths: Sequence[str]
+    workdir: str
+    memory: int
+    target: str
+
+
+class Transport(Protocol):
+    """The judged module's side, wherever it runs: length-prefixed pickles out, replies
+    back, its output read apart.  One transport is one life of the judged module: `kill`
+    ends it, and the judge starts another for the next question."""
+
+    def send(self, message: bytes) -> None:
+        """Send one request (ChildDiedError if the judged side is gone)."""
+        ...
+
+    def reply(self, seconds: float, *outputs: Kept, on_the_clock: bool = False) -> bytes:
+        """The next reply, the module's output read into `outputs` meanwhile; OutOfTimeError
+        after `seconds` (of CPU time where the transport can tell, else on the clock),
+        ChildDiedError if the judged side ends first."""
+        ...
+
+    def cpu_seconds(self) -> float | None:
+        """The judged side's CPU time so far, or None where it cannot be told."""
+        ...
+
+    def drain(self, *outputs: Kept) -> None:
+        """Whatever the module wrote before its last reply, read into `outputs`."""
+        ...
+
+    def kill(self) -> None:
+        """End the judged side now, whatever it is doing."""
+        ...
+
+
+def start_process(place: Place) -> Transport:
+    """The judged module in a process of its own (`kata.process.judged`)."""
+    return _Child(place.paths, place.workdir, place.memory)
+
+
+def default_transport() -> Callable[[Place], Transport]:
+    """A child process; in a browser page (Pyodide: no processes), a web worker."""
+    if sys.platform == "emscripten":
+        from kata.process import browser
+
+        return browser.start_worker
+    return start_process
 
 
 class _Child:
@@ -175,7 +234,7 @@ class _Child:
             while data:
                 data = data[os.write(self.requests, data) :]
         except BrokenPipeError:
-            raise _ChildDiedError(self.process.wait()) from None
+            raise ChildDiedError(self.process.wait()) from None
 
     def reply(self, seconds: float, *outputs: Kept, on_the_clock: bool = False) -> bytes:
         """The next reply's pickle, reading the module's output into `outputs` meanwhile.
@@ -192,12 +251,12 @@ class _Child:
                 return message
             now = time.monotonic()
             if now >= deadline:
-                raise _OutOfTimeError
+                raise OutOfTimeError
             left = deadline - now
             if cpu_began is not None:
                 used = self.cpu_seconds()
                 if used is not None and used - cpu_began >= seconds:
-                    raise _OutOfTimeError
+                    raise OutOfTimeError
                 left = min(left, POLL)
             for key, _ in self.selector.select(left):
                 data = self._read(key.fd)
@@ -209,7 +268,7 @@ class _Child:
                     self.buffer += data
                 else:
                     self.drain(*outputs)
-                    raise _ChildDiedError(self._status())
+                    raise ChildDiedError(self._status())
 
     def cpu_seconds(self) -> float | None:
         """The judged process's CPU time so far (user and system), or None where the system
@@ -277,14 +336,20 @@ class _Child:
 class Judge:
     """Puts questions to a module running in a process of its own; an `Asker`."""
 
-    def __init__(self, source: str, limits: Limits = Limits()) -> None:
+    def __init__(
+        self,
+        source: str,
+        limits: Limits = Limits(),
+        transport: Callable[[Place], Transport] | None = None,
+    ) -> None:
         self.source, self.limits = source, limits
+        self.transport = transport or default_transport()
         # The judged process works in a scratch folder: a path is given to it in full.
         is_path = source.endswith(".py") or "/" in source or "\\" in source
         self.target = os.path.abspath(source) if is_path else source
         self.workdir = tempfile.mkdtemp(prefix="kata-judged-")
         self.paths = [str(ROOT), os.getcwd()]
-        self.child: _Child | None = None
+        self.child: Transport | None = None
         self.events: list[Event] = []
         self.run_output = Kept(0)  # counted, not kept: the run's total
         self.test, self.test_spent, self.run_spent = "", 0.0, 0.0
@@ -303,12 +368,12 @@ class Judge:
         output = Kept()
         try:
             reply = self._start(self.limits.per_call, output)
-        except _OutOfTimeError:
+        except OutOfTimeError:
             raise LoadError(
                 f"{self.source} did not finish importing within {self.limits.per_call:g} s of CPU "
                 f"time (a loop at import, or input() waiting?){_excerpt(output)}"
             ) from None
-        except _ChildDiedError as died:
+        except ChildDiedError as died:
             raise LoadError(
                 f"{self.source}: its process {_death(died.status)} while it was imported"
                 f"{_excerpt(output)}"
@@ -339,7 +404,7 @@ class Judge:
             # On the clock: after Ctrl-C the process may still be answering questions sent
             # before it, which a last look need not wait out.
             reply = _plain(self.child.reply(self.limits.per_call, on_the_clock=True))
-        except (_OutOfTimeError, _ChildDiedError):
+        except (OutOfTimeError, ChildDiedError):
             self._stop()
             return
         if reply[1]:
@@ -381,7 +446,7 @@ class Judge:
                 if unread and self.child is child:
                     self._skip_replies(child, unread)
 
-    def _running(self, question: Question) -> _Child:
+    def _running(self, question: Question) -> Transport:
         """The judged process, started again if it had to be stopped."""
         if self.void:
             raise self._unanswered("void", question, self._void_text())
@@ -390,7 +455,7 @@ class Judge:
             output, started = Kept(), time.monotonic()
             try:
                 reply = self._start(self._time_left(question)[0], output, *self._sinks())
-            except (_OutOfTimeError, _ChildDiedError):
+            except (OutOfTimeError, ChildDiedError):
                 reply = ("failed", "it did not load again")
             finally:  # a new process: its CPU time so far is the import's
                 cpu = self.child.cpu_seconds() if self.child is not None else None
@@ -404,35 +469,37 @@ class Judge:
         return self.child
 
     def _start(self, seconds: float, *outputs: Kept) -> Any:
-        self.child = _Child(self.paths, self.workdir, self.limits.memory)
+        self.child = self.transport(
+            Place(self.paths, self.workdir, self.limits.memory, self.target)
+        )
         self.child.send(pickle.dumps(("load", self.target, self.source)))
         try:
             reply = _plain(self.child.reply(seconds, *outputs))
-        except (_OutOfTimeError, _ChildDiedError):
+        except (OutOfTimeError, ChildDiedError):
             self.child.drain(*outputs)
             self._stop()
             raise
         self.child.drain(*outputs)  # what it printed at import
         return reply
 
-    def _send(self, child: _Child, message: bytes, question: Question) -> None:
+    def _send(self, child: Transport, message: bytes, question: Question) -> None:
         try:
             child.send(message)
-        except _ChildDiedError as died:
+        except ChildDiedError as died:
             self._stop()
             raise self._died(question, died.status, Kept()) from None
 
-    def _reply(self, child: _Child, question: Question) -> Any:
+    def _reply(self, child: Transport, question: Question) -> Any:
         seconds, bound = self._time_left(question)
         output, started = Kept(), child.cpu_seconds()
         began = time.monotonic()
         try:
             return child.reply(seconds, output, *self._sinks())
-        except _OutOfTimeError:
+        except OutOfTimeError:
             child.drain(output, *self._sinks())
             self._stop()
             raise self._timed_out(question, seconds, bound, output) from None
-        except _ChildDiedError as died:
+        except ChildDiedError as died:
             self._stop()
             raise self._died(question, died.status, output) from None
         finally:
@@ -440,7 +507,7 @@ class Judge:
             cpu = None if started is None or ended is None else ended - started
             self._spend(time.monotonic() - began if cpu is None else cpu)
 
-    def _skip_replies(self, child: _Child, count: int) -> None:
+    def _skip_replies(self, child: Transport, count: int) -> None:
         """Replies to questions no longer wanted (a check failed first), read and dropped.
 
         Quicker than starting the process again, unless they take long: then it is.
@@ -449,7 +516,7 @@ class Judge:
         for _ in range(count):
             try:
                 child.reply(max(deadline - time.monotonic(), 0), *self._sinks(), on_the_clock=True)
-            except (_OutOfTimeError, _ChildDiedError):
+            except (OutOfTimeError, ChildDiedError):
                 self._stop()
                 return
 

@@ -21,6 +21,7 @@ reported, and the whole run is void.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import os
 import pickle
@@ -56,21 +57,28 @@ def main() -> None:
     requests, replies, memory = (int(argument) for argument in sys.argv[1:4])
     _die_with_the_judge()
     _limit(memory)
-    channel = _Channel(requests, replies)
+    serve(Channel(functools.partial(os.read, requests), functools.partial(os.write, replies)))
+
+
+def serve(channel: Channel) -> None:
+    """Answer the judge's requests on `channel` until it says bye (or is gone): the
+    harness imported and snapshotted first, then the module when it is asked to load it.
+    A browser page's worker (`kata.process.browser`) serves the same way."""
     harness = [importlib.import_module(name) for name in HARNESS]
     fingerprint = _fingerprint(harness)
     answerer = _Answerer(channel, harness, fingerprint)
     answerer.serve()
 
 
-class _Channel:
-    """Length-prefixed pickles over two pipes; its functions bound before the module loads."""
+class Channel:
+    """Length-prefixed pickles, read with `read(size)` (at most size bytes, b"" at the end)
+    and written with `write(data)` (the count written): two pipes' ends here, a page's
+    shared memory in a browser.  Its functions are bound before the module loads."""
 
-    def __init__(self, requests: int, replies: int) -> None:
-        self.requests, self.replies = requests, replies
+    def __init__(self, read: Callable[[int], bytes], write: Callable[[memoryview], int]) -> None:
         self._read, self._write, self._dumps, self._loads = (
-            os.read,
-            os.write,
+            read,
+            write,
             pickle.dumps,
             pickle.loads,
         )
@@ -95,7 +103,7 @@ class _Channel:
             data = self._dumps(("unsendable", f"an answer of {len(data):,} bytes"), protocol=5)
         view = memoryview(HEADER.pack(len(data)) + data)
         while view:
-            view = view[self._write(self.replies, view) :]
+            view = view[self._write(view) :]
 
     def stay_the_only_copy(self) -> None:
         """A copy of this process made by the module's fork() never speaks for it."""
@@ -105,7 +113,7 @@ class _Channel:
     def _exactly(self, size: int) -> bytes | None:
         chunks, left = [], size
         while left:
-            chunk = self._read(self.requests, min(left, 1 << 20))
+            chunk = self._read(min(left, 1 << 20))
             if not chunk:
                 return None
             chunks.append(chunk)
@@ -114,7 +122,7 @@ class _Channel:
 
 
 class _Answerer:
-    def __init__(self, channel: _Channel, harness: list[ModuleType], fingerprint: Any) -> None:
+    def __init__(self, channel: Channel, harness: list[ModuleType], fingerprint: Any) -> None:
         self.channel, self.harness, self.fingerprint = channel, harness, fingerprint
         self.modules: dict[str, Any] = {}
         self.tampered, self.test = "", ""
