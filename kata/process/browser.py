@@ -160,7 +160,25 @@ def check(argv: list[str]) -> int:
     # A process starts with hypothesis's default profile: the last run's choice
     # (--hypothesis-profile) is not this one's.
     settings.load_profile("default")
+    forget_test_modules()
     return cli.main(argv)
+
+
+def forget_test_modules() -> None:
+    """The suite's test modules (and conftests) dropped from sys.modules, so that a run
+    imports them again, as a process does: hypothesis fixes a property's settings when its
+    module is imported, and a run's profile is its own.  Their rewritten code stays cached
+    (__pycache__), and the modules they import (pytest, hypothesis, the kata) stay loaded."""
+    from kata.exercises import ROOT
+
+    tests = ROOT / "tests"
+    for name, module in list(sys.modules.items()):
+        found = getattr(module, "__file__", None)
+        if found is None:
+            continue
+        path = Path(found)
+        if path.name.startswith(("test_", "conftest")) and tests in path.parents:
+            del sys.modules[name]
 
 
 def warm(exercise: str) -> None:

@@ -25,6 +25,7 @@ from kata.plan import plan
 from tests.web.browser import Chromium
 
 PAGE_SECONDS = 240.0  # a whole scorecard of the slowest exercise, with room
+EXAMPLES = "--hypothesis-profile=examples"  # example tests alone: the verdict, quickly
 
 
 @dataclass(frozen=True)
@@ -68,11 +69,14 @@ def reference(exercise: str, *, step_one: bool = False) -> Case:
     return Case(exercise, "reference", source)
 
 
-def gallery(exercise: str, stem: str, *, step_one: bool = False) -> Case:
+def gallery(exercise: str, stem: str, *, step_one: bool = False, examples: bool = False) -> Case:
+    """A gallery answer, whole, or on its first step; with `examples`, by example tests
+    alone (the suite's `examples` profile: property tests generate nothing)."""
     source = (ROOT / "gallery" / exercise / f"{stem}.py").read_text()
-    if step_one:
-        return Case(exercise, stem, source, first_step(exercise), "step 1")
-    return Case(exercise, stem, source)
+    args, scope = (first_step(exercise), "step 1") if step_one else ((), "")
+    if examples:
+        args, scope = (*args, EXAMPLES), ", ".join(filter(None, (scope, "examples")))
+    return Case(exercise, stem, source, args, scope)
 
 
 def mistake(exercise: str, stem: str) -> Case:
@@ -82,7 +86,7 @@ def mistake(exercise: str, stem: str) -> Case:
     found = re.search(r'^FAILS = "(\w+)"$', source, re.MULTILINE)
     if found is None:
         raise ValueError(f"gallery/{exercise}/wrong_{stem}.py declares no FAILS")
-    args = ("-m", found.group(1), "--hypothesis-profile=examples")
+    args = ("-m", found.group(1), EXAMPLES)
     return Case(exercise, f"wrong_{stem}", source, args, f"{found.group(1)}, examples")
 
 
