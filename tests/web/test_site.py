@@ -4,11 +4,11 @@ in headless Chromium, and held to the command line's verdicts on the same module
 What the gate runs (tools/web_parity.py runs every gallery answer whole instead): every
 exercise's untouched starter; its reference on its first step; a right answer unlike it
 on its first step and a known mistake on its own point, by examples alone (the detector
-three mistakes, and its reference and a mistake whole); a hang and an endless print, each ending in a verdict while the page
-stays responsive; the service worker's cross-origin isolation on a host that sends no
-headers, with progress kept across a reload.  Each scorecard is compared point by point
-with ``python -m kata check FILE --json`` on the same module and the same options: the
-result and the mistakes named.
+three mistakes, and its reference and a mistake whole); a hang and an endless print,
+each ending in a verdict while the page stays responsive; the service worker's
+cross-origin isolation on a host that sends no headers, with progress kept across a
+reload.  Each scorecard is compared point by point with ``python -m kata check FILE
+--json`` on the same module and the same options: the result and the mistakes named.
 
 The times are recorded (the page to its first verdict, a re-run, the detector's whole
 scorecard) in the build folder's timings.json and printed.  A failing and a passing run
