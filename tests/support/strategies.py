@@ -6,6 +6,7 @@ not reported, exactly at the boundary) is common.
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 from hypothesis import strategies as st
@@ -24,29 +25,38 @@ from tests.support.sweeping import GPUS, JOBS, Span
 HOUR_NS = 3_600 * 10**9
 
 
-def _beat(world_size: int, start: int) -> st.SearchStrategy[Beat]:
-    return st.builds(
-        lambda rank, offset, skew: Beat(rank, start + offset + skew, start + offset),
+@functools.cache
+def _relative_call(world_size: int) -> st.SearchStrategy[Call]:
+    """A call whose start is 0, one strategy per world size: built once, so that hypothesis
+    checks it once rather than for every example."""
+    beat = st.builds(
+        lambda rank, offset, skew: Beat(rank, offset + skew, offset),
         st.integers(0, world_size - 1),
         st.integers(0, 30),
         st.integers(-3, 3),  # a little skew: sent_at is never equal to received_at by rule
     )
-
-
-def _call(world_size: int, start: int) -> st.SearchStrategy[Call]:
     return st.builds(
-        lambda beats, until, timeout: Call(tuple(beats), world_size, start, start + until, timeout),
-        st.lists(_beat(world_size, start), max_size=12),
+        lambda beats, until, timeout: Call(tuple(beats), world_size, 0, until, timeout),
+        st.lists(beat, max_size=12),
         st.integers(0, 35),
         st.integers(0, 12),
     )
 
 
-def calls(*, max_world_size: int = 5) -> st.SearchStrategy[Call]:
-    """Valid calls of detect: ranks in range, heartbeats received at or after start."""
-    return st.tuples(st.integers(1, max_world_size), st.integers(-50, 10**6)).flatmap(
-        lambda size_start: _call(*size_start)
+def _shifted(call: Call, start: int) -> Call:
+    """`call` as if its collector's clock had read `start` where it read 0."""
+    heartbeats = tuple(
+        Beat(b.rank, b.sent_at + start, b.received_at + start) for b in call.heartbeats
     )
+    return Call(heartbeats, call.world_size, start, call.now + start, call.timeout)
+
+
+@st.composite
+def calls(draw: st.DrawFn, *, max_world_size: int = 5) -> Call:
+    """Valid calls of detect: ranks in range, heartbeats received at or after start."""
+    world_size = draw(st.integers(1, max_world_size))
+    start = draw(st.integers(-50, 10**6))
+    return _shifted(draw(_relative_call(world_size)), start)
 
 
 def sender_clock_rewrites() -> st.SearchStrategy[tuple[int, int, int]]:
@@ -59,11 +69,17 @@ def sender_clock_rewrites() -> st.SearchStrategy[tuple[int, int, int]]:
 
 
 def _rank_beats(
-    rank: int, phase: int, stop: int, interval: int, wobble: list[int], delay: list[int]
+    rank: int, phase: int, stop: int, interval: int, strays: list[tuple[int, int]]
 ) -> list[Beat]:
-    """Heartbeats scheduled every interval from phase, sent if before stop."""
-    sent = [slot + wobble[i % len(wobble)] for i, slot in enumerate(range(phase, stop, interval))]
-    return [Beat(rank, t, t + delay[i % len(delay)]) for i, t in enumerate(sent) if t < stop]
+    """Heartbeats scheduled every interval from phase, sent if before stop: each sent late by
+    its stray's wobble and received its delay after, the strays taken in turn from the rank's
+    own place among them."""
+    beats = []
+    for i, slot in enumerate(range(phase, stop, interval)):
+        wobble, delay = strays[(rank + i) % len(strays)]
+        if slot + wobble < stop:
+            beats.append(Beat(rank, slot + wobble, slot + wobble + delay))
+    return beats
 
 
 class Cascade(NamedTuple):
@@ -92,13 +108,12 @@ def cascades(draw: st.DrawFn) -> Cascade:
     stops = {
         r: died if r == dead else died + gap + draw(st.integers(0, 5)) for r in range(world_size)
     }
+    strays = st.tuples(st.integers(0, wobble_max), st.integers(1, delay_max))
+    shared = draw(st.lists(strays, min_size=1, max_size=8))
     heartbeats: list[Beat] = []
     for rank, stop in stops.items():
-        wobble = draw(st.lists(st.integers(0, wobble_max), min_size=1, max_size=8))
-        delay = draw(st.lists(st.integers(1, delay_max), min_size=1, max_size=8))
-        heartbeats += _rank_beats(
-            rank, draw(st.integers(0, interval - 1)), stop, interval, wobble, delay
-        )
+        phase = draw(st.integers(0, interval - 1))
+        heartbeats += _rank_beats(rank, phase, stop, interval, shared)
     timeout = 3 * interval
     now = max(stops.values()) + jitter + timeout + 1
     return Cascade(
