@@ -144,6 +144,25 @@ export class Slot {
     return out;
   }
 
+  /** The judge's look at the module's side, in one call: what it has printed and replied
+   * since the last look (at most `most` bytes of each), waiting up to `ms` for either if
+   * neither has come, and whether it has ended.  One array: [ended (0 or 1), the output's
+   * length (4 bytes, little-endian), the output, the replies]. */
+  poll(most, ms) {
+    const seen = this.bell();
+    const idle = () => !this.available(OUTPUT) && !this.available(REPLIES);
+    if (idle() && this.state() !== ENDED) this.waitBell(seen, ms);
+    const ended = this.state() === ENDED; // read before the rings: what it wrote is in them
+    const output = this.read(OUTPUT, most);
+    const replies = this.read(REPLIES, most);
+    const out = new Uint8Array(5 + output.length + replies.length);
+    out[0] = ended ? 1 : 0;
+    new DataView(out.buffer).setUint32(1, output.length, true);
+    out.set(output, 5);
+    out.set(replies, 5 + output.length);
+    return out;
+  }
+
   /** At least one byte from the ring, waiting for it as long as it takes. */
   readWaiting(ring, most) {
     for (;;) {

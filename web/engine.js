@@ -1,6 +1,7 @@
 // The page's side of the judge: the judge's worker, the judged module's workers (one
-// booted in advance, so that a fresh one is ready when a call must be stopped), the clock
-// worker, and the shared memory between them.  The page's own thread never waits: it
+// booted in advance: between runs, and during a run once a call is slow, so that a fresh
+// one is ready when a call must be stopped), the clock worker, and the shared memory
+// between them.  The page's own thread never waits: it
 // answers the judge's requests (a worker for a judged module; ending one) as messages.
 import { Slot } from "./channel.js";
 
@@ -54,11 +55,13 @@ export class Engine {
   fromJudge(message) {
     if (message.type === "output") this.onOutput(message.text);
     else if (message.type === "booted" && !this.spare) this.bootSpare();
+    else if (message.type === "slow" && !this.spare) this.bootSpare(); // a call may be stopped
     else if (message.type === "spawn") this.grant(message.number, message.request);
     else if (message.type === "kill") this.end(message.slot);
     else if (message.type === "done" && this.running) {
       const { resolve } = this.running;
       this.running = null;
+      if (!this.spare) this.bootSpare(); // between runs, not beside one: it would take a core
       resolve(message);
     }
   }
@@ -106,9 +109,6 @@ export class Engine {
     Atomics.store(this.control, 1, index);
     Atomics.store(this.control, 0, number);
     Atomics.notify(this.control, 0);
-    // The next one boots now, beside the run (which keeps about one core busy): ready for
-    // the next question after a call is stopped, and for the next run.
-    if (!this.spare) this.bootSpare();
   }
 
   end(index) {

@@ -38,9 +38,9 @@ const channel = {
   },
   write: (index, ring, data) => withBytes(data, (bytes) => slots[index].write(ring, bytes)),
   read: (index, ring, most) => slots[index].read(ring, most),
-  bell: (index) => slots[index].bell(),
-  wait: (index, seen, ms) => slots[index].waitBell(seen, ms),
-  ended: (index) => slots[index].state() === 2,
+  poll: (index, most, ms) => slots[index].poll(most, ms),
+  // A call has gone a while without its reply: a worker to replace its own, should it be ended.
+  slow: () => post("slow"),
   status: (index) => slots[index].status(),
   // signal.setitimer: arm the page's clock worker; the ms that were left of the last timer.
   arm(signal, ms) {

@@ -7,8 +7,9 @@ messages (`kata.process.judge`, `kata.process.judged`) through byte rings in
 memory they share (web/channel.js), the judge waiting on them with its time
 limits (``Atomics.wait``).  A call past its limit is stopped by ending the
 module's worker (``Worker.terminate``); the next question goes to a fresh one,
-which the page keeps booted in advance.  An endless print fills a bounded ring
-and is read into the judge's bounded buffers, as a pipe is on the command line.
+which the page boots in advance: between runs, and during a run once a call has
+gone a second without its reply.  An endless print fills a bounded ring and is
+read into the judge's bounded buffers, as a pipe is on the command line.
 
 The JavaScript side registers its functions as the module ``kata_channel``
 before any of this runs: `start_worker` and `Worker` on the judge's side,
@@ -41,8 +42,12 @@ REQUESTS, REPLIES, OUTPUT = 0, 1, 2
 # Seconds the judge waits for a worker to serve: a fresh one boots Python first, which on
 # a slow machine takes this long at worst; the time limits count from the load request.
 START_SECONDS = 120.0
-WAIT_SLICE = 0.5  # seconds of one wait for the bell, between looks at the worker's state
+WAIT_SLICE = 0.5  # seconds of one wait for the worker to write, between looks at its state
 READ_SIZE = 1 << 20  # bytes at most taken from a ring at once
+# Seconds a call waits for its reply before the page is told to boot a worker to replace
+# this one, should the call be stopped: booted beside every run instead, it takes a core
+# from the run (0.3 s of the detector's first step, about 3 s, on two cores).
+SLOW_SECONDS = 1.0
 
 
 def _js() -> Any:
@@ -81,23 +86,23 @@ class Worker:
 
     def reply(self, seconds: float, *outputs: Kept, on_the_clock: bool = False) -> bytes:
         """The next reply; limits on the clock (a worker's CPU time cannot be read)."""
-        deadline = time.monotonic() + seconds
+        began = time.monotonic()
+        deadline, warned = began + seconds, False
         while True:
             message = self._complete()
             if message is not None:
                 return message
-            bell = int(self.js.bell(self.slot))
-            if self._take(outputs):
-                continue
-            if self.js.ended(self.slot):
-                self._take(outputs)
-                if self._complete_size() is None:
-                    raise ChildDiedError(self._status())
-                continue
             left = deadline - time.monotonic()
+            ended, took = self._poll(outputs, min(max(left, 0.0), WAIT_SLICE))
+            if took:
+                continue
+            if ended:  # and all it wrote is read: no reply is coming
+                raise ChildDiedError(self._status())
             if left <= 0:
                 raise OutOfTimeError
-            self.js.wait(self.slot, bell, min(left, WAIT_SLICE) * 1000)
+            if not warned and time.monotonic() - began >= SLOW_SECONDS:
+                warned = True
+                self.js.slow()  # the page boots the next worker, in case this one is ended
 
     def cpu_seconds(self) -> float | None:
         """The worker's time serving, on the clock: its CPU time cannot be read, and the
@@ -113,12 +118,15 @@ class Worker:
             self.killed = True
             self.js.kill(self.slot)
 
-    def _take(self, outputs: tuple[Kept, ...]) -> bool:
-        """Whatever the rings hold now: output into `outputs`, replies into the buffer."""
-        output, replies = self._read(OUTPUT), self._read(REPLIES)
-        _add(outputs, output)
-        self.buffer += replies
-        return bool(output or replies)
+    def _poll(self, outputs: tuple[Kept, ...], seconds: float) -> tuple[bool, bool]:
+        """One look at the worker (web/channel.js `poll`), waiting up to `seconds` if it has
+        written nothing: its output into `outputs`, its replies into the buffer; whether it
+        has ended, and whether anything was taken."""
+        look = bytes(self.js.poll(self.slot, READ_SIZE, seconds * 1000).to_bytes())
+        ended, printed = look[0] == 1, int.from_bytes(look[1:5], "little")
+        _add(outputs, look[5 : 5 + printed])
+        self.buffer += look[5 + printed :]
+        return ended, len(look) > 5
 
     def _read(self, ring: int) -> bytes:
         return bytes(self.js.read(self.slot, ring, READ_SIZE).to_bytes())
