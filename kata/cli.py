@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -55,6 +56,7 @@ from kata.plan import CAPS, RUNGS, Plan, Step, plan
 
 STATE = Path(".kata.json")
 USAGE_ERROR = 2
+READER_GONE = 128 + 13  # the status a shell gives a tool its closed pipe ended (SIGPIPE)
 
 
 class RefusedError(Exception):
@@ -69,9 +71,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments.pytest = given[split + 1 :]
     try:
         result: int = arguments.run(arguments)
+        sys.stdout.flush()
     except RefusedError as refused:
         print(f"kata: {refused}", file=sys.stderr)
         return USAGE_ERROR
+    except BrokenPipeError:
+        # The reader stopped early (`| head`): end quietly, as a tool killed by SIGPIPE
+        # does, and let nothing try to write to the closed pipe again at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return READER_GONE
     return result
 
 

@@ -7,6 +7,7 @@ what it keeps (`.kata.json`, `my_detector.py`) is its own.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import pytest
 from kata.card import card
 from kata.exercises import EXERCISES
 from kata.plan import plan
-from tests.support.subprocess_kata import run_kata_command
+from tests.support.subprocess_kata import run_kata_command, start_kata_command
 
 pytestmark = pytest.mark.reference
 
@@ -197,3 +198,19 @@ def test_a_damaged_state_file_is_named_not_a_traceback(tmp_path: Path) -> None:
     assert result.returncode == USAGE
     assert ".kata.json: cannot be read" in result.stderr
     assert "Traceback" not in said(result)
+
+
+@pytest.mark.parametrize("args", [("check",), ("card", "detector")], ids=" ".join)
+def test_a_reader_gone_ends_the_command_quietly(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """``python -m kata check | true``: the pipe's reader gone before the first line, the
+    command ends as a tool killed by SIGPIPE does (status 141), nothing on standard error."""
+    kata(tmp_path, "start", "detector")
+    wrong_boundary(tmp_path)
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        process = start_kata_command(tmp_path, *args, stdout=write)
+    finally:
+        os.close(write)
+    _, err = process.communicate(timeout=300)
+    assert (process.returncode, err) == (141, "")

@@ -55,3 +55,18 @@ def run_kata_command(
         env={**inherited, "PYTHONPATH": str(ROOT), **(env or {})},
         timeout=300,
     )
+
+
+def start_kata_command(folder: Path, *args: str, stdout: int) -> subprocess.Popen[str]:
+    """``python -m kata ARGS`` started in `folder` as `run_kata_command` runs it, writing
+    to `stdout` (a file descriptor), its standard error piped."""
+    inherited = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "kata", *args],
+        cwd=folder,
+        stdin=subprocess.DEVNULL,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**inherited, "PYTHONPATH": str(ROOT)},
+    )
