@@ -44,7 +44,6 @@ def run_kata_command(
     the gallery's hypothesis profile: fewer examples, the same verdicts on these modules)."""
     if args[:1] in (("check",), ("mock",)):
         args = (*args, *(() if "--" in args else ("--",)), "--hypothesis-profile", "gallery")
-    inherited = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     return subprocess.run(
         [sys.executable, "-m", "kata", *args],
         cwd=folder,
@@ -52,7 +51,7 @@ def run_kata_command(
         capture_output=True,
         text=True,
         check=False,
-        env={**inherited, "PYTHONPATH": str(ROOT), **(env or {})},
+        env=_kata_environment(env),
         timeout=300,
     )
 
@@ -60,7 +59,6 @@ def run_kata_command(
 def start_kata_command(folder: Path, *args: str, stdout: int) -> subprocess.Popen[str]:
     """``python -m kata ARGS`` started in `folder` as `run_kata_command` runs it, writing
     to `stdout` (a file descriptor), its standard error piped."""
-    inherited = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     return subprocess.Popen(
         [sys.executable, "-m", "kata", *args],
         cwd=folder,
@@ -68,5 +66,12 @@ def start_kata_command(folder: Path, *args: str, stdout: int) -> subprocess.Pope
         stdout=stdout,
         stderr=subprocess.PIPE,
         text=True,
-        env={**inherited, "PYTHONPATH": str(ROOT)},
+        env=_kata_environment(),
     )
+
+
+def _kata_environment(env: dict[str, str] | None = None) -> dict[str, str]:
+    """This process's environment for ``python -m kata``, compiled modules written, the
+    project importable, and `env` on top."""
+    inherited = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**inherited, "PYTHONPATH": str(ROOT), **(env or {})}
