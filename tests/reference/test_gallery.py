@@ -27,6 +27,7 @@ WRONG = sorted(ROOT.glob("gallery/*/wrong_*.py"))
 RIGHT = sorted(ROOT.glob("gallery/*/right_*.py"))
 STARTERS = [exercise.starter for exercise in EXERCISES.values()]
 REFERENCE = "reference"
+WRONG_TIME_LIMIT = 3  # seconds of CPU time a wrong answer's call may take (default: 10)
 Card = dict[str, Any]
 
 
@@ -56,6 +57,9 @@ def scorecard(impl: str, workdir: Path) -> Card:
         point = fails(ROOT / impl)
         spared = sorted(p for p, (_, kind) in POINTS.items() if kind.costly and p != point)
         selected = ["-m", " and ".join(f"not {p}" for p in spared)] if spared else []
+        # A mistake that never returns (a loop of 10**18 turns) is stopped at the call's limit
+        # as any is; a shorter limit stops it sooner, with the same verdict.
+        selected += ["--time-limit", str(WRONG_TIME_LIMIT)]
     # The project's own modules are asked in the test process: no judged process to start.
     trusted = ["--trusted"] if impl != REFERENCE else []
     done = run_kata("--impl", impl, "--rubric-json", str(out), *trusted, *selected, profile=profile)
